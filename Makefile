@@ -1,0 +1,67 @@
+# Two commands for a fresh machine: `make run` and `make test`.
+# Everything is installed into .venv by this file; nothing is expected on the machine but
+# Python 3.11+, a C++17 compiler and access to PyPI.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+WORKERS ?= 2
+
+DEPS_STAMP := $(VENV)/.deps-stamp
+BUILD_STAMP := $(VENV)/.build-stamp
+CORE_SOURCES := $(shell find cpp -type f) CMakeLists.txt pyproject.toml
+CMAKE := $(BIN)/cmake
+CMAKE_GEN := -G Ninja -DCMAKE_MAKE_PROGRAM=$(abspath $(BIN)/ninja)
+
+.PHONY: all install run test lint cpp-test cpp-asan pytest bench clean
+
+all: install
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Build tools first (the package is built without isolation so rebuilds are incremental),
+# then the package with its API and test extras.
+$(DEPS_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --upgrade pip
+	$(BIN)/python -m pip install "scikit-build-core>=0.10" "pybind11>=3" cmake ninja
+	$(BIN)/python -m pip install --no-build-isolation -e ".[api,test]"
+	touch $@
+
+$(BUILD_STAMP): $(DEPS_STAMP) $(CORE_SOURCES)
+	$(BIN)/python -m pip install --no-build-isolation --no-deps -e .
+	touch $@
+
+install: $(BUILD_STAMP)
+
+run: install
+	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'api:create_app()'
+
+lint: $(DEPS_STAMP)
+	$(BIN)/ruff check .
+
+# The C++ core alone, without Python: once optimised, once with ASan + UBSan.
+cpp-test: $(DEPS_STAMP)
+	$(CMAKE) -S . -B build/cpp $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS=-Werror
+	$(CMAKE) --build build/cpp
+	$(BIN)/ctest --test-dir build/cpp --output-on-failure
+
+cpp-asan: $(DEPS_STAMP)
+	$(CMAKE) -S . -B build/asan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DCAPSA_FAST_SANITIZE=ON -DCMAKE_CXX_FLAGS=-Werror
+	$(CMAKE) --build build/asan
+	CAPSA_FAST_SHORT=1 $(BIN)/ctest --test-dir build/asan --output-on-failure
+
+pytest: install
+	$(BIN)/python -m pytest
+
+test: lint cpp-test cpp-asan pytest
+
+bench: install cpp-test
+	build/cpp/bench_poker
+	$(BIN)/python bench/compare.py
+
+clean:
+	rm -rf build $(VENV)

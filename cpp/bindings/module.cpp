@@ -1,0 +1,15 @@
+// The private extension module capsa_fast._core: one bind_<area> per file.
+#include <pybind11/pybind11.h>
+
+namespace py = pybind11;
+
+namespace capsa_fast::bindings {
+void bind_cards(py::module_& m);
+void bind_poker(py::module_& m);
+}  // namespace capsa_fast::bindings
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "capsa_fast C++ core (private; use the capsa_fast package)";
+  capsa_fast::bindings::bind_cards(m);
+  capsa_fast::bindings::bind_poker(m);
+}

@@ -1,0 +1,118 @@
+"""Poker-order hand evaluation (RULES.md section 2).
+
+A hand's *strength* is one integer, larger is stronger, equal strengths tie. 3-, 5-, 6- and
+7-card hands share one scale: a 3-card hand (a Susun top row) compares with a 5-card hand
+category first, then ranks in order, a missing kicker counting lower than any card; 6 and 7
+cards are worth their best five.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from ._core import HandValue
+
+CATEGORIES: tuple[str, ...] = tuple(_core.CATEGORIES)
+"""Category names from weakest to strongest."""
+
+MAX_STRENGTH: int = _core.MAX_STRENGTH
+_CATEGORY_STARTS = np.asarray(_core.CATEGORY_STARTS, dtype=np.int64)
+
+# The C++ function itself, so a per-hand call costs one Python call and no more:
+# evaluate(cards) -> HandValue for 3, 5, 6 or 7 cards (ids or strings); raises ValueError
+# naming a bad card, a duplicate, or a wrong number of cards.
+evaluate = _core.evaluate
+
+
+def evaluate_batch(
+    hands: npt.ArrayLike, *, validate: bool = True, threads: int = 1
+) -> npt.NDArray[np.int32]:
+    """Strengths of ``hands``, an integer array ``[N, k]`` of card ids, k in 3, 5, 6, 7.
+
+    All work is in C++ with the GIL released; uint8 input is the fastest. ``validate``
+    (default) rejects ids outside 0..51 and repeated cards with a ValueError naming the
+    row, at little cost (the check is fused into the evaluation loop). With
+    ``validate=False`` such rows get meaningless strengths, but are still read safely.
+    ``threads`` splits batches of more than 65,536 hands over that many threads.
+    """
+    arr = hands if isinstance(hands, np.ndarray) else np.asarray(hands)
+    if arr.ndim == 2 and arr.shape[0] == 0 and arr.shape[1] in (3, 5, 6, 7):
+        return np.zeros(0, dtype=np.int32)
+    return _core.evaluate_batch(arr, validate, threads)
+
+
+def category_index(strengths: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    """Category index (0 = high card .. 8 = straight flush) of each strength."""
+    s = np.asarray(strengths)
+    if s.size and (s.min() < 1 or s.max() > MAX_STRENGTH):
+        raise ValueError(f"strengths must lie in 1..{MAX_STRENGTH}")
+    idx = np.searchsorted(_CATEGORY_STARTS, s, side="right") - 1
+    return idx.astype(np.uint8)
+
+
+def categories_of(strengths: npt.ArrayLike) -> list[str]:
+    """Category name of each strength."""
+    names = CATEGORIES
+    return [names[i] for i in category_index(strengths).tolist()]
+
+
+def label_of(strength: int) -> str:
+    """Readable name of a strength, e.g. ``"Two pair, kings and fives"``."""
+    return str(_core.strength_label(int(strength)))
+
+
+@dataclass(frozen=True)
+class Showdown:
+    """Result of a Texas Hold'em showdown: each player's hand, the winners and pot shares."""
+
+    hands: list[HandValue]
+    winners: list[int]
+    shares: list[float]
+
+
+def showdown(board: Any, holes: Sequence[Any]) -> Showdown:
+    """Best hand of each player from ``board`` (3-5 cards) and their two hole cards.
+
+    Every card must be distinct across the board and all players; ties split the pot.
+    """
+    board_ids = _core.parse_cards(board)
+    if not 3 <= len(board_ids) <= 5:
+        raise ValueError(f"the board has 3 to 5 cards, got {len(board_ids)}")
+    if len(holes) < 2:
+        raise ValueError(f"a showdown needs at least 2 players, got {len(holes)}")
+    seen = set(board_ids)
+    hands = []
+    for seat, hole in enumerate(holes):
+        ids = _core.parse_cards(hole)
+        if len(ids) != 2:
+            raise ValueError(f"player {seat} must hold 2 hole cards, got {len(ids)}")
+        for card in ids:
+            if card in seen:
+                name = _core.format_cards([card])[0]
+                raise ValueError(f"duplicate card: {name} (player {seat})")
+            seen.add(card)
+        hands.append(_core.evaluate(board_ids + ids) if len(board_ids) >= 3 else None)
+    best = max(h.strength for h in hands)
+    winners = [i for i, h in enumerate(hands) if h.strength == best]
+    shares = [1.0 / len(winners) if i in winners else 0.0 for i in range(len(hands))]
+    return Showdown(hands=hands, winners=winners, shares=shares)
+
+
+__all__ = [
+    "CATEGORIES",
+    "MAX_STRENGTH",
+    "HandValue",
+    "Showdown",
+    "categories_of",
+    "category_index",
+    "evaluate",
+    "evaluate_batch",
+    "label_of",
+    "showdown",
+]
