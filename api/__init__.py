@@ -1,0 +1,37 @@
+"""HTTP JSON API over capsa_fast.
+
+Production: ``gunicorn 'api:create_app()'``. Development: ``flask --app api run``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from api import meta, poker
+from api.errors import register_error_handlers
+from api.schemas import DEFAULT_MAX_BATCH_HANDS
+
+__all__ = ["DEFAULT_CONFIG", "create_app"]
+
+DEFAULT_CONFIG: dict[str, Any] = {
+    # Request bodies above this get a 413. A 100,000-hand batch of 7 cards is about 4.4 MB
+    # of compact JSON and under 8 MB with spaces or \u2660-escaped suits, so 16 MiB fits it.
+    "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,
+    # Most hands one /v1/evaluate/batch request may carry.
+    "MAX_BATCH_HANDS": DEFAULT_MAX_BATCH_HANDS,
+}
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app; ``config`` overrides :data:`DEFAULT_CONFIG` and Flask's defaults."""
+    app = Flask(__name__, static_folder=None)
+    app.config.from_mapping(DEFAULT_CONFIG)
+    if config:
+        app.config.from_mapping(config)
+    register_error_handlers(app)
+    app.register_blueprint(meta.bp)
+    app.register_blueprint(poker.bp)
+    return app

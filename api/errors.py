@@ -1,0 +1,171 @@
+"""RFC 9457 problem details: every error the API returns is ``application/problem+json``.
+
+Handlers raise :class:`ApiProblem` (or :class:`ValidationProblem` for 422s); werkzeug's own
+HTTP errors (404, 405, 413, ...) and unexpected exceptions are converted here too, so no
+route ever has to build an error response by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from http import HTTPStatus
+
+from flask import Flask, Response, request
+from pydantic import ValidationError
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
+
+from api.schemas import FieldError, Problem
+
+PROBLEM_MIMETYPE = "application/problem+json"
+
+# Every problem uses the RFC's default type "about:blank": each status here has one meaning,
+# so the status code is the identifier and the title must then be the HTTP status phrase.
+# Phrases follow RFC 9110 (Python 3.11's HTTPStatus still has the older names for 413/422).
+ABOUT_BLANK = "about:blank"
+_RFC9110_PHRASES = {413: "Content Too Large", 422: "Unprocessable Content"}
+
+# Enough to fix a request by hand, small enough that a 100,000-hand batch of garbage does not
+# produce a multi-megabyte error document.
+MAX_FIELD_ERRORS = 50
+
+
+def status_title(status: int) -> str:
+    """The RFC 9110 reason phrase for ``status``."""
+    if status in _RFC9110_PHRASES:
+        return _RFC9110_PHRASES[status]
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"
+
+
+class ApiProblem(Exception):
+    """An error response; raise it anywhere inside a request."""
+
+    def __init__(
+        self,
+        status: int,
+        detail: str,
+        *,
+        errors: list[FieldError] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.errors = errors
+        self.headers = headers or {}
+
+
+class FieldErrors:
+    """Collects per-field validation errors, keeping the first :data:`MAX_FIELD_ERRORS`.
+
+    Field paths are JSON-pointer-like without the leading slash ("hands/3/1"); the request
+    body itself is "".
+    """
+
+    def __init__(self, limit: int = MAX_FIELD_ERRORS) -> None:
+        self.limit = limit
+        self.items: list[FieldError] = []
+        self.total = 0
+
+    def add(self, field: str, message: str) -> None:
+        self.total += 1
+        if len(self.items) < self.limit:
+            self.items.append(FieldError(field=field, message=message))
+
+    @property
+    def full(self) -> bool:
+        """True once more errors were seen than are kept: scans may stop looking."""
+        return self.total > self.limit
+
+    def __bool__(self) -> bool:
+        return self.total > 0
+
+    def raise_if_any(self) -> None:
+        if self:
+            raise ValidationProblem(self)
+
+
+class ValidationProblem(ApiProblem):
+    """422: the body is well-formed JSON but some fields are invalid."""
+
+    def __init__(self, errors: FieldErrors) -> None:
+        if errors.total == 1:
+            detail = "1 field is invalid; see 'errors'."
+        elif errors.total <= errors.limit:
+            detail = f"{errors.total} fields are invalid; see 'errors'."
+        else:
+            # Scans stop once the list is full, so the total is only a lower bound.
+            detail = (
+                f"More than {errors.limit} fields are invalid; the first {errors.limit} are listed."
+            )
+        super().__init__(422, detail, errors=errors.items)
+
+
+def field_path(loc: Iterable[int | str]) -> str:
+    return "/".join(str(part) for part in loc)
+
+
+def validation_problem_from_pydantic(exc: ValidationError) -> ApiProblem:
+    """Map a pydantic error to 400 (the body is not JSON at all) or 422 (it is, but invalid)."""
+    details = exc.errors(include_url=False, include_context=False, include_input=False)
+    for err in details:
+        if err["type"] == "json_invalid":
+            reason = err["msg"].removeprefix("Invalid JSON: ")
+            return ApiProblem(400, f"The request body is not valid JSON: {reason}.")
+    errors = FieldErrors()
+    for err in details:
+        message = "Unknown field." if err["type"] == "extra_forbidden" else err["msg"] + "."
+        errors.add(field_path(err["loc"]), message)
+    return ValidationProblem(errors)
+
+
+def problem_response(
+    status: int,
+    detail: str,
+    *,
+    errors: list[FieldError] | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    problem = Problem(
+        type=ABOUT_BLANK, title=status_title(status), status=status, detail=detail, errors=errors
+    )
+    response = Response(
+        problem.model_dump_json(exclude_none=True), status=status, mimetype=PROBLEM_MIMETYPE
+    )
+    response.headers.update(headers or {})
+    return response
+
+
+def _http_exception_detail(exc: HTTPException) -> str:
+    # werkzeug's descriptions are written for HTML pages; say what went wrong instead.
+    if exc.code == 404:
+        return f"No route matches {request.path}."
+    if isinstance(exc, MethodNotAllowed):
+        allowed = ", ".join(sorted(exc.valid_methods or ()))
+        return f"{request.method} is not allowed on {request.path}; allowed: {allowed}."
+    if isinstance(exc, RequestEntityTooLarge):
+        limit = request.max_content_length
+        return f"The request body is larger than the limit of {limit} bytes."
+    return exc.description or status_title(exc.code or 500)
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(ApiProblem)
+    def handle_problem(exc: ApiProblem) -> Response:
+        return problem_response(exc.status, exc.detail, errors=exc.errors, headers=exc.headers)
+
+    @app.errorhandler(HTTPException)
+    def handle_http_exception(exc: HTTPException) -> Response:
+        status = exc.code or 500
+        headers = {}
+        if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
+            headers["Allow"] = ", ".join(sorted(exc.valid_methods))
+        return problem_response(status, _http_exception_detail(exc), headers=headers)
+
+    @app.errorhandler(Exception)
+    def handle_unexpected(exc: Exception) -> Response:
+        # Log the traceback for operators; the client only learns that it was our fault.
+        app.logger.exception("Unhandled error on %s %s", request.method, request.path)
+        return problem_response(500, "An unexpected error occurred while handling the request.")

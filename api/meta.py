@@ -1,0 +1,35 @@
+"""Service routes: health check and the OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import capsa_fast
+from flask import current_app
+
+from api.openapi import build_openapi
+from api.routing import ModelBlueprint
+from api.schemas import Health
+
+bp = ModelBlueprint("meta", __name__, tag="meta")
+
+_OPENAPI_KEY = "capsa_fast_api.openapi"
+
+
+@bp.json_get("/v1/health", response_model=Health, summary="Liveness check")
+def health() -> Health:
+    """Answers 200 while the app can serve requests, with the engine's package version."""
+    return Health(status="ok", version=capsa_fast.__version__)
+
+
+@bp.json_get("/openapi.json", response_model=None, summary="This API's OpenAPI 3.1 document")
+def openapi() -> dict[str, Any]:
+    """Generated from the same pydantic models that validate requests."""
+    # Routes are fixed once the app serves traffic, so build the document once per app.
+    document: dict[str, Any] | None = current_app.extensions.get(_OPENAPI_KEY)
+    if document is None:
+        document = build_openapi(
+            current_app, title="capsa_fast API", version=capsa_fast.__version__
+        )
+        current_app.extensions[_OPENAPI_KEY] = document
+    return document

@@ -1,0 +1,131 @@
+"""Poker-order routes: evaluate one hand, a batch of hands, or a hold'em showdown."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numpy as np
+from capsa_fast import format_cards, poker
+from flask import current_app
+
+from api.cards import batch_card_arrays, card_ids
+from api.errors import FieldErrors, ValidationProblem
+from api.routing import ModelBlueprint
+from api.schemas import (
+    BOARD_SIZE,
+    HAND_SIZES,
+    HOLE_SIZE,
+    BatchEvaluateRequest,
+    BatchEvaluateResponse,
+    EvaluateRequest,
+    EvaluateResponse,
+    ShowdownPlayer,
+    ShowdownRequest,
+    ShowdownResponse,
+)
+
+bp = ModelBlueprint("poker", __name__, url_prefix="/v1", tag="poker")
+
+T = TypeVar("T")
+
+
+def _engine(call: Callable[[], T], field: str) -> T:
+    """Run an engine call on input the routes have already checked.
+
+    The engine re-checks its input; if it still finds a problem our checks missed, that is
+    the client's input being refused, so it stays a 422 naming the field, not a 500.
+    """
+    try:
+        return call()
+    except ValueError as exc:
+        errors = FieldErrors()
+        errors.add(field, str(exc))
+        raise ValidationProblem(errors) from exc
+
+
+def _hand_fields(value: Any) -> dict[str, Any]:
+    return {
+        "category": value.category,
+        "strength": int(value.strength),
+        "label": value.label,
+        "best": format_cards(list(value.best)),
+    }
+
+
+@bp.json_post(
+    "/evaluate",
+    request_model=EvaluateRequest,
+    response_model=EvaluateResponse,
+    summary="Evaluate one poker hand",
+)
+def evaluate(body: EvaluateRequest) -> EvaluateResponse:
+    """Category, strength and best five of 3, 5, 6 or 7 cards (6 and 7: best five of them)."""
+    errors = FieldErrors()
+    cards = card_ids(body.cards, "cards", errors, sizes=HAND_SIZES)
+    errors.raise_if_any()
+    value = _engine(lambda: poker.evaluate(cards), "cards")
+    return EvaluateResponse(**_hand_fields(value))
+
+
+@bp.json_post(
+    "/evaluate/batch",
+    request_model=BatchEvaluateRequest,
+    response_model=BatchEvaluateResponse,
+    summary="Evaluate many poker hands at once",
+)
+def evaluate_batch(body: BatchEvaluateRequest) -> BatchEvaluateResponse:
+    """Strength and category of each hand, in request order. Hand sizes may be mixed.
+
+    The whole batch is refused (422) if any hand is invalid; up to 50 bad fields are listed.
+    """
+    hands = body.hands
+    errors = FieldErrors()
+    limit: int = current_app.config["MAX_BATCH_HANDS"]
+    if len(hands) > limit:
+        errors.add("hands", f"At most {limit} hands per request, got {len(hands)}.")
+        errors.raise_if_any()
+
+    groups = batch_card_arrays(hands, "hands", errors, HAND_SIZES)
+    errors.raise_if_any()
+
+    # The engine takes one hand size per call: evaluate each size group, scatter back.
+    strengths = np.empty(len(hands), dtype=np.int64)
+    categories = np.empty(len(hands), dtype=object)
+    for rows, ids in groups:
+        group_strengths = _engine(lambda ids=ids: poker.evaluate_batch(ids), "hands")
+        strengths[rows] = group_strengths
+        categories[rows] = poker.categories_of(group_strengths)
+    # model_construct skips re-validating 2 x 100,000 values that come straight from the
+    # engine; validating them would cost more than evaluating the hands.
+    return BatchEvaluateResponse.model_construct(
+        strengths=strengths.tolist(), categories=categories.tolist()
+    )
+
+
+@bp.json_post(
+    "/poker/showdown",
+    request_model=ShowdownRequest,
+    response_model=ShowdownResponse,
+    summary="Settle a hold'em showdown",
+)
+def showdown(body: ShowdownRequest) -> ShowdownResponse:
+    """Each player's best five of the board and their two hole cards, the winners, and the
+    share of the pot each player takes (tied winners split it equally)."""
+    errors = FieldErrors()
+    # One `seen` for all fields: a card may not appear twice anywhere on the table.
+    seen: dict[int, str] = {}
+    board = card_ids(body.board, "board", errors, sizes=(BOARD_SIZE,), seen=seen)
+    holes = [
+        card_ids(hole, f"players/{index}", errors, sizes=(HOLE_SIZE,), seen=seen)
+        for index, hole in enumerate(body.players)
+    ]
+    errors.raise_if_any()
+
+    result = _engine(lambda: poker.showdown(board, holes), "players")
+    # Pot shares come from the engine so the API and the package split pots the same way.
+    return ShowdownResponse(
+        players=[ShowdownPlayer(**_hand_fields(hand)) for hand in result.hands],
+        winners=[int(index) for index in result.winners],
+        shares=[float(share) for share in result.shares],
+    )

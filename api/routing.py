@@ -1,0 +1,137 @@
+"""JSON routes declared with their pydantic models.
+
+A route registered through :class:`ModelBlueprint` gets the request body parsed and
+validated before the handler runs, its return value serialised, and an :class:`Operation`
+record from which ``api.openapi`` builds the OpenAPI document, so the document cannot drift
+from the models that actually check the traffic.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from flask import Blueprint, Response, request
+from pydantic import BaseModel, ValidationError
+
+from api.errors import ApiProblem, validation_problem_from_pydantic
+
+RequestT = TypeVar("RequestT", bound=BaseModel)
+ResponseT = TypeVar("ResponseT", bound=BaseModel | Mapping[str, Any])
+
+# Statuses every JSON-body route can answer besides its success; the document lists them.
+BODY_PROBLEMS = (400, 413, 415, 422)
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """One method on one path, as the OpenAPI document describes it."""
+
+    method: str  # lower case, as OpenAPI spells it
+    endpoint: str  # Flask endpoint inside the blueprint; the full path comes from the URL map
+    summary: str
+    description: str
+    request_model: type[BaseModel] | None
+    # None: the handler returns a free-form JSON object (only /openapi.json does).
+    response_model: type[BaseModel] | None
+    problems: tuple[int, ...]
+
+
+class ModelBlueprint(Blueprint):
+    """A Blueprint whose routes carry their request and response models."""
+
+    def __init__(self, name: str, import_name: str, *, tag: str, **kwargs: Any) -> None:
+        super().__init__(name, import_name, **kwargs)
+        self.tag = tag
+        self.operations: list[Operation] = []
+
+    def json_post(
+        self,
+        rule: str,
+        *,
+        request_model: type[RequestT],
+        response_model: type[BaseModel],
+        summary: str,
+    ) -> Callable[[Callable[[RequestT], ResponseT]], Callable[[RequestT], ResponseT]]:
+        """Register a POST route; the handler receives the validated request model."""
+
+        def decorator(
+            handler: Callable[[RequestT], ResponseT],
+        ) -> Callable[[RequestT], ResponseT]:
+            @functools.wraps(handler)
+            def view() -> Response:
+                return json_response(handler(parse_body(request_model)))
+
+            self._register(rule, "post", view, handler, request_model, response_model, summary)
+            return handler
+
+        return decorator
+
+    def json_get(
+        self,
+        rule: str,
+        *,
+        response_model: type[BaseModel] | None,
+        summary: str,
+    ) -> Callable[[Callable[[], ResponseT]], Callable[[], ResponseT]]:
+        """Register a GET route without a body."""
+
+        def decorator(handler: Callable[[], ResponseT]) -> Callable[[], ResponseT]:
+            @functools.wraps(handler)
+            def view() -> Response:
+                return json_response(handler())
+
+            self._register(rule, "get", view, handler, None, response_model, summary)
+            return handler
+
+        return decorator
+
+    def _register(
+        self,
+        rule: str,
+        method: str,
+        view: Callable[[], Response],
+        handler: Callable[..., Any],
+        request_model: type[BaseModel] | None,
+        response_model: type[BaseModel] | None,
+        summary: str,
+    ) -> None:
+        self.add_url_rule(rule, endpoint=handler.__name__, view_func=view, methods=[method.upper()])
+        self.operations.append(
+            Operation(
+                method=method,
+                endpoint=handler.__name__,
+                summary=summary,
+                description=inspect.cleandoc(handler.__doc__ or ""),
+                request_model=request_model,
+                response_model=response_model,
+                problems=BODY_PROBLEMS if request_model is not None else (),
+            )
+        )
+
+
+def parse_body(model: type[RequestT]) -> RequestT:
+    """The request body validated as ``model``: 415, 413, 400 or 422 problems otherwise."""
+    if not request.is_json:
+        got = request.mimetype or "no Content-Type"
+        raise ApiProblem(415, f"The request body must be application/json, got {got}.")
+    # get_data raises 413 when the body exceeds MAX_CONTENT_LENGTH.
+    body = request.get_data(cache=False)
+    try:
+        # Parsing and validating in one step in pydantic-core is the fastest path we have for
+        # big batches (faster than json.loads alone); malformed JSON comes back as json_invalid.
+        return model.model_validate_json(body)
+    except ValidationError as exc:
+        raise validation_problem_from_pydantic(exc) from None
+
+
+def json_response(result: BaseModel | Mapping[str, Any], status: int = 200) -> Response:
+    if isinstance(result, BaseModel):
+        text = result.model_dump_json()
+    else:
+        text = json.dumps(result, ensure_ascii=False)
+    return Response(text, status=status, mimetype="application/json")

@@ -1,0 +1,157 @@
+"""Request and response models. They validate traffic and generate the OpenAPI document.
+
+The models check shape and types only (strings, list lengths, unknown fields). What makes a
+string a card, duplicate cards and the allowed card counts are checked by the routes with
+``capsa_fast`` itself (see ``api.cards``), so the rules live in one place and a
+100,000-hand batch is not validated one card object at a time.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from capsa_fast import poker
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import SkipJsonSchema
+
+HAND_SIZES = (3, 5, 6, 7)
+BOARD_SIZE = 5
+HOLE_SIZE = 2
+MIN_PLAYERS = 2
+# 5 board cards + 23 * 2 hole cards = 51: the most players one deck can deal.
+MAX_PLAYERS = 23
+DEFAULT_MAX_BATCH_HANDS = 100_000
+
+
+class RequestModel(BaseModel):
+    # strict: no silent coercion (a number is not a card); forbid: a misspelt optional field
+    # must be an error, not silently ignored.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class ResponseModel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# Longer strings cannot be cards; the bound keeps error messages from echoing huge inputs.
+Card = Annotated[
+    str,
+    Field(
+        max_length=16,
+        description=(
+            "A card: rank 2-9, T (or 10), J, Q, K, A and suit c, d, h, s (or ♣ ♦ ♥ ♠), "
+            "any case. Responses use the canonical spelling, e.g. 'Ts'."
+        ),
+        examples=["As", "10h", "3♦"],
+    ),
+]
+Category = Annotated[
+    str,
+    Field(
+        description="Poker category, weakest to strongest in the enum.",
+        json_schema_extra={"enum": list(poker.CATEGORIES)},
+    ),
+]
+Strength = Annotated[
+    int,
+    Field(
+        description=(
+            "Hand strength: larger is stronger, equal ties. 3- and 5-card hands share one "
+            "scale; 6- and 7-card hands are valued by their best five cards."
+        )
+    ),
+]
+
+
+def _count_schema(lo: int, hi: int) -> dict[str, object]:
+    # Card counts are checked by the routes (so every count error reads the same), but the
+    # document still states them.
+    return {"minItems": lo, "maxItems": hi}
+
+
+class Health(ResponseModel):
+    status: Literal["ok"]
+    version: str = Field(description="capsa_fast package version.")
+
+
+class EvaluateRequest(RequestModel):
+    cards: list[Card] = Field(
+        description="3, 5, 6 or 7 distinct cards.", json_schema_extra=_count_schema(3, 7)
+    )
+
+
+class EvaluateResponse(ResponseModel):
+    category: Category
+    strength: Strength
+    label: str = Field(description="Human-readable name, e.g. 'royal flush'.")
+    best: list[Card] = Field(
+        description="The best five cards (all three for a 3-card hand), canonical spelling."
+    )
+
+
+class BatchEvaluateRequest(RequestModel):
+    hands: list[Annotated[list[Card], Field(json_schema_extra=_count_schema(3, 7))]] = Field(
+        min_length=1,
+        description=(
+            "Hands of 3, 5, 6 or 7 distinct cards; sizes may be mixed. At most "
+            f"{DEFAULT_MAX_BATCH_HANDS:,} hands (server setting MAX_BATCH_HANDS)."
+        ),
+        json_schema_extra={"maxItems": DEFAULT_MAX_BATCH_HANDS},
+    )
+
+
+class BatchEvaluateResponse(ResponseModel):
+    strengths: list[Strength] = Field(description="One strength per hand, in request order.")
+    categories: list[Category] = Field(description="One category per hand, in request order.")
+
+
+class ShowdownRequest(RequestModel):
+    board: list[Card] = Field(
+        description="The five community cards.",
+        json_schema_extra=_count_schema(BOARD_SIZE, BOARD_SIZE),
+    )
+    players: list[
+        Annotated[list[Card], Field(json_schema_extra=_count_schema(HOLE_SIZE, HOLE_SIZE))]
+    ] = Field(
+        min_length=MIN_PLAYERS,
+        max_length=MAX_PLAYERS,
+        description="Each player's two hole cards. No card may appear twice anywhere.",
+    )
+
+
+class ShowdownPlayer(ResponseModel):
+    best: list[Card] = Field(description="The player's best five of board + hole cards.")
+    category: Category
+    strength: Strength
+    label: str
+
+
+class ShowdownResponse(ResponseModel):
+    players: list[ShowdownPlayer] = Field(description="One entry per player, in request order.")
+    winners: list[int] = Field(description="Indices of the players with the strongest hand.")
+    shares: list[float] = Field(
+        description="Fraction of the pot won by each player; tied winners split it equally."
+    )
+
+
+class FieldError(ResponseModel):
+    field: str = Field(
+        description="Path of the bad value, JSON-pointer style without the leading slash, "
+        "e.g. 'hands/3/1'; '' is the whole body."
+    )
+    message: str
+
+
+class Problem(ResponseModel):
+    """RFC 9457 problem details."""
+
+    type: str = Field(description="Problem type URI; 'about:blank' means see the status.")
+    title: str = Field(description="The HTTP status phrase.")
+    status: int
+    detail: str = Field(description="What went wrong with this request.")
+    # Absent (never null) outside 422s, so the document shows only the list form.
+    errors: list[FieldError] | SkipJsonSchema[None] = Field(
+        default=None,
+        description="Validation errors (422 only), one per bad field.",
+        json_schema_extra=lambda schema: schema.pop("default", None),
+    )
