@@ -1,0 +1,407 @@
+"""Poker-order evaluation beyond five cards: 3-card rows, one 3/5 scale, 6/7 cards, batches.
+
+What a user would notice if these failed:
+
+* a Susun top row (3 cards) ranked wrongly, or compared wrongly with a middle row: every
+  3-card hand and every distinct 5-card hand are checked together against the oracle
+  (``tests/oracle_poker.py``), so the shared 3/5-card scale is verified exhaustively;
+* a Hold'em hand (6 or 7 cards) valued as something other than its best five: hypothesis
+  against the oracle, and a large random sample against eval7;
+* ``evaluate_batch`` disagreeing with ``evaluate``, depending on the dtype or memory layout
+  of the input, or letting a bad row through silently;
+* the wrong ``best`` five, a wrong label, or a wrong showdown winner.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, combinations_with_replacement
+
+import capsa_fast
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.oracle_poker import (
+    CATEGORIES,
+    card_name,
+    oracle_best_fives,
+    oracle_category,
+    oracle_key,
+)
+from tests.poker_helpers import assert_same_order, dense_ranks, hand_text, random_hands
+
+poker = capsa_fast.poker
+
+ALL_CARDS = list(range(52))
+
+
+def sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def hands_of(*sizes: int) -> st.SearchStrategy[list[int]]:
+    """Hands of distinct card ids, of one of the given sizes."""
+    return st.sampled_from(sizes).flatmap(
+        lambda k: st.lists(st.sampled_from(ALL_CARDS), min_size=k, max_size=k, unique=True)
+    )
+
+
+def ids(text: str) -> list[int]:
+    """Card ids from text like 'As Kd Th', without using capsa_fast's parser."""
+    ranks, suits = "23456789TJQKA", "cdhs"
+    return [ranks.index(token[0]) * 4 + suits.index(token[1]) for token in text.split()]
+
+
+def strength(text: str) -> int:
+    return poker.evaluate(ids(text)).strength
+
+
+# ---------------------------------------------------------------- 3-card hands, one scale
+
+
+def all_distinct_five_card_hands() -> np.ndarray:
+    """One hand for each of the 7462 distinct five-card values.
+
+    Non-flush hands: every rank multiset (at most 4 of a rank), suits dealt round-robin
+    over the sorted ranks, which never makes a flush and never repeats a card. Flush hands:
+    every set of 5 distinct ranks in clubs.
+    """
+    hands = []
+    for ranks in combinations_with_replacement(range(13), 5):
+        if max(ranks.count(r) for r in ranks) <= 4:
+            hands.append([rank * 4 + position % 4 for position, rank in enumerate(ranks)])
+    for ranks in combinations(range(13), 5):
+        hands.append([rank * 4 for rank in ranks])
+    return np.array(hands, dtype=np.uint8)
+
+
+def test_every_three_card_hand_orders_like_the_oracle() -> None:
+    hands = np.array(list(combinations(ALL_CARDS, 3)), dtype=np.uint8)
+    assert len(hands) == 22_100
+    ours = np.asarray(poker.evaluate_batch(hands), dtype=np.int64)
+    keys = [oracle_key(hand) for hand in hands.tolist()]
+    assert_same_order(ours, dense_ranks(keys), hands, "oracle")
+
+    # Only high card, pair and three of a kind exist with three cards.
+    categories = poker.categories_of(ours)
+    expected = [CATEGORIES[key[0]] for key in keys]
+    bad = [i for i in range(len(hands)) if categories[i] != expected[i]]
+    assert not bad, [(hand_text(hands[i]), categories[i], expected[i]) for i in bad[:5]]
+    assert sorted(set(categories)) == ["high_card", "pair", "three_of_a_kind"]
+    assert len(np.unique(ours)) == 455  # 13 trips + 13*12 pairs + C(13,3) high cards
+
+
+def test_three_and_five_card_hands_share_one_scale_exhaustively() -> None:
+    threes = np.array(list(combinations(ALL_CARDS, 3)), dtype=np.uint8)
+    fives = all_distinct_five_card_hands()
+    assert len(fives) == 7462
+    ours = np.concatenate(
+        [
+            np.asarray(poker.evaluate_batch(threes), dtype=np.int64),
+            np.asarray(poker.evaluate_batch(fives), dtype=np.int64),
+        ]
+    )
+    keys = [oracle_key(h) for h in threes.tolist()] + [oracle_key(h) for h in fives.tolist()]
+    # The rows differ in width, so hand them over as an object array (for messages only).
+    shown = np.array(threes.tolist() + fives.tolist(), dtype=object)
+    assert_same_order(ours, dense_ranks(keys), shown, "oracle")
+
+
+@pytest.mark.parametrize(
+    ("three", "five", "expected"),
+    [
+        # a missing kicker is lower than any card
+        ("As Kd Qh", "Ac Kc Qd 3h 2s", -1),
+        ("As Kd Qh", "Ac Kc Jd 9h 8s", +1),
+        ("As Ad Kh", "Ac Ah Kd 3h 2s", -1),
+        ("As Ad Kh", "Ac Ah Qd Jh Ts", +1),
+        ("As Ad Ah", "Ac Kh Kd 3h 2s", +1),
+        ("As Ad Ah", "Kc Kh Kd Ah Qs", +1),
+        ("Ks Kd Kh", "Ac Ah Ad 3h 2s", -1),
+        # category first: trips beat any two pair and lose to any straight
+        ("2s 2d 2h", "Ac Ad Kh Ks Qc", +1),
+        ("As Ad Ah", "5c 4d 3h 2s 6c", -1),
+        ("2s 2d 2h", "Ac Ad Kh Qs Jc", +1),
+        ("2s 3d 4h", "7c 5d 4s 3h 2c", -1),
+        # 3 cards: no straights or flushes, so A-K-Q suited is just ace high
+        ("As Ks Qs", "Ac Kd Jh Tc 9s", +1),
+        ("As Ks Qs", "Ac Kd Qh Jc 9s", -1),
+        ("As Ks Qs", "2c 2d 5h 4c 3s", -1),
+    ],
+)
+def test_three_card_hand_against_five_card_hand(three: str, five: str, expected: int) -> None:
+    assert sign(strength(three) - strength(five)) == expected
+    assert sign(strength(five) - strength(three)) == -expected
+    # The examples themselves follow the rules as the oracle reads them.
+    oracle_three, oracle_five = oracle_key(ids(three)), oracle_key(ids(five))
+    assert sign((oracle_three > oracle_five) - (oracle_three < oracle_five)) == expected
+
+
+@given(hands_of(3), hands_of(5))
+def test_three_versus_five_cards_like_the_oracle(three: list[int], five: list[int]) -> None:
+    ours = sign(poker.evaluate(three).strength - poker.evaluate(five).strength)
+    expected = sign((oracle_key(three) > oracle_key(five)) - (oracle_key(three) < oracle_key(five)))
+    assert ours == expected, (hand_text(three), hand_text(five))
+
+
+def test_three_card_categories_and_no_three_card_straights_or_flushes() -> None:
+    assert poker.evaluate(ids("As Ks Qs")).category == "high_card"
+    assert poker.evaluate(ids("4h 3h 2h")).category == "high_card"
+    assert poker.evaluate(ids("7c 7d Ks")).category == "pair"
+    assert poker.evaluate(ids("9c 9d 9s")).category == "three_of_a_kind"
+
+
+# ---------------------------------------------------------------- 6 and 7 cards
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands_of(6, 7))
+def test_six_and_seven_cards_value_the_best_five(hand: list[int]) -> None:
+    value = poker.evaluate(hand)
+    assert value.category == oracle_category(hand)
+    # The strength is that of the best 5-card subset, evaluated by capsa_fast itself...
+    assert value.strength == max(
+        poker.evaluate(list(five)).strength for five in combinations(hand, 5)
+    )
+    # ...and `best` is five of the input cards forming one of the oracle's best fives.
+    best = list(value.best)
+    assert len(best) == 5
+    assert set(best) <= set(hand)
+    assert tuple(sorted(best)) in oracle_best_fives(hand)
+    assert poker.evaluate(best).strength == value.strength
+
+
+@settings(max_examples=500, deadline=None)
+@given(hands_of(5, 6, 7), hands_of(5, 6, 7))
+def test_five_six_seven_card_comparisons_like_the_oracle(a: list[int], b: list[int]) -> None:
+    ours = sign(poker.evaluate(a).strength - poker.evaluate(b).strength)
+    ka, kb = oracle_key(a), oracle_key(b)
+    assert ours == sign((ka > kb) - (ka < kb)), (hand_text(a), hand_text(b))
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands_of(5, 6, 7), hands_of(5, 6, 7))
+def test_five_six_seven_card_comparisons_like_eval7(a: list[int], b: list[int]) -> None:
+    eval7 = pytest.importorskip("eval7")
+
+    def theirs(hand: list[int]) -> int:
+        return eval7.evaluate([eval7.Card(card_name(card)) for card in hand])
+
+    ours = sign(poker.evaluate(a).strength - poker.evaluate(b).strength)
+    assert ours == sign(theirs(a) - theirs(b)), (hand_text(a), hand_text(b))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k", [6, 7])
+def test_random_six_and_seven_card_hands_order_like_eval7(k: int) -> None:
+    eval7 = pytest.importorskip("eval7")
+    cards = [eval7.Card(card_name(card)) for card in ALL_CARDS]
+    hands = random_hands(np.random.default_rng(3000 + k), 300_000, k)
+    ours = poker.evaluate_batch(hands)
+    theirs = np.fromiter(
+        (eval7.evaluate([cards[c] for c in hand]) for hand in hands.tolist()),
+        dtype=np.int64,
+        count=len(hands),
+    )
+    assert_same_order(ours, theirs, hands, "eval7")
+
+
+def test_six_and_seven_card_hands_share_the_five_card_scale() -> None:
+    # The best five of a 7-card hand has exactly the 7-card strength.
+    assert strength("As Ks Qs Js Ts 2d 3c") == strength("As Ks Qs Js Ts")
+    assert strength("2c 3d 4h 5s 7c Kd Ad") == strength("Ad 2c 3d 4h 5s")
+    assert strength("Kc Kd Kh 5s 5c 5d Ah") == strength("Kc Kd Kh 5s 5c")
+    assert strength("Kc Kd Kh 5s 5c 2d") == strength("Kc Kd Kh 5s 5c")
+    assert strength("9c 9d 4h 4s 2c 2d Ah") == strength("9c 9d 4h 4s Ah")
+
+
+# ---------------------------------------------------------------- evaluate_batch
+
+
+DTYPES = [np.uint8, np.int16, np.int32, np.int64]
+
+
+@pytest.mark.parametrize("k", [3, 5, 6, 7])
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_batch_agrees_with_evaluate_for_every_dtype_and_layout(k: int, dtype: type) -> None:
+    hands = random_hands(np.random.default_rng(k), 2_000, k)
+    expected = np.array([poker.evaluate(hand).strength for hand in hands.tolist()])
+
+    contiguous = np.ascontiguousarray(hands, dtype=dtype)
+    assert np.array_equal(np.asarray(poker.evaluate_batch(contiguous)), expected)
+
+    # Every other row of a bigger array: rows are not adjacent in memory.
+    spaced = np.zeros((2 * len(hands), k), dtype=dtype)
+    spaced[::2] = hands
+    assert not spaced[::2].flags.c_contiguous
+    assert np.array_equal(np.asarray(poker.evaluate_batch(spaced[::2])), expected)
+
+    # Fortran order and reversed columns: the cards of a hand are not adjacent.
+    fortran = np.asfortranarray(hands, dtype=dtype)
+    assert np.array_equal(np.asarray(poker.evaluate_batch(fortran)), expected)
+    reversed_columns = contiguous[:, ::-1]
+    assert np.array_equal(np.asarray(poker.evaluate_batch(reversed_columns)), expected)
+
+
+@pytest.mark.parametrize("k", [3, 5, 6, 7])
+def test_batch_result_shape_dtype_and_threads(k: int) -> None:
+    hands = random_hands(np.random.default_rng(10 + k), 50_001, k)
+    one = np.asarray(poker.evaluate_batch(hands))
+    assert one.shape == (len(hands),)
+    assert np.issubdtype(one.dtype, np.integer)
+    two = np.asarray(poker.evaluate_batch(hands, threads=2))
+    unchecked = np.asarray(poker.evaluate_batch(hands, validate=False))
+    assert np.array_equal(one, two)
+    assert np.array_equal(one, unchecked)
+
+
+@pytest.mark.parametrize("k", [3, 5, 7])
+def test_batch_of_no_hands_is_empty(k: int) -> None:
+    result = np.asarray(poker.evaluate_batch(np.zeros((0, k), dtype=np.uint8)))
+    assert result.shape == (0,)
+
+
+BAD_ROW = 137
+
+
+@pytest.mark.parametrize(
+    ("bad_hand", "dtype"),
+    [
+        ([0, 1, 2, 3, 52], np.uint8),
+        ([0, 1, 2, 3, 255], np.uint8),
+        ([0, 1, 2, 3, -1], np.int16),
+        ([0, 1, 2, 3, 52], np.int64),
+        ([0, 1, 2, 3, 1 << 40], np.int64),
+        ([10, 20, 30, 40, 20], np.uint8),
+        ([10, 20, 30, 40, 20], np.int32),
+    ],
+)
+def test_batch_rejects_a_bad_row_and_names_it(bad_hand: list[int], dtype: type) -> None:
+    hands = random_hands(np.random.default_rng(5), 500, 5).astype(dtype)
+    hands[BAD_ROW] = bad_hand
+    with pytest.raises(ValueError, match=rf"(?i)row\D*{BAD_ROW}\b"):
+        poker.evaluate_batch(hands)
+
+
+@pytest.mark.parametrize("k", [3, 6, 7])
+def test_batch_rejects_a_duplicate_in_any_width(k: int) -> None:
+    hands = random_hands(np.random.default_rng(6), 300, k)
+    hands[BAD_ROW, -1] = hands[BAD_ROW, 0]
+    with pytest.raises(ValueError, match=rf"(?i)row\D*{BAD_ROW}\b"):
+        poker.evaluate_batch(hands)
+
+
+@pytest.mark.parametrize("k", [1, 2, 4, 8])
+def test_batch_rejects_a_width_that_is_not_a_hand(k: int) -> None:
+    hands = random_hands(np.random.default_rng(7), 10, k)
+    with pytest.raises(ValueError, match=rf"\b{k}\b"):
+        poker.evaluate_batch(hands)
+
+
+def test_batch_rejects_a_flat_array() -> None:
+    with pytest.raises(ValueError):
+        poker.evaluate_batch(np.arange(5, dtype=np.uint8))
+
+
+# ---------------------------------------------------------------- values, labels, best
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "label"),
+    [
+        ("As Kd Qh Jc Ts", "straight", "Straight, ace high"),
+        ("5c 4d 3h 2s Ac", "straight", "Straight, five high"),
+        ("Kc Kd 5h 5s 9c", "two_pair", "Two pair, kings and fives"),
+        ("Ah Kh Qh Jh Th", "straight_flush", "Royal flush"),
+        ("Kc Kd Kh 5s 5c", "full_house", "Full house, kings over fives"),
+    ],
+)
+def test_labels(text: str, category: str, label: str) -> None:
+    value = poker.evaluate(ids(text))
+    assert value.category == category
+    assert value.label == label
+
+
+def test_known_order_at_category_edges() -> None:
+    # The wheel is the lowest straight, the royal flush the top hand.
+    assert strength("5c 4d 3h 2s Ac") < strength("6c 5d 4h 3s 2c")
+    assert strength("5c 4d 3h 2s Ac") > strength("Ac Ad Ah Ks Qc")
+    assert strength("5h 4h 3h 2h Ah") < strength("6h 5h 4h 3h 2h")
+    assert strength("5h 4h 3h 2h Ah") > strength("Ac Ad Ah As Kc")
+    assert strength("Ah Kh Qh Jh Th") == max(
+        poker.evaluate(list(hand)).strength for hand in combinations(range(32, 52), 5)
+    )
+    # Suits never break ties in poker order.
+    assert strength("Ah Kh Qh Jh Th") == strength("Ac Kc Qc Jc Tc")
+    assert strength("Ac Kd 9h 5s 3c") == strength("As Kh 9d 5c 3s")
+
+
+@given(hands_of(3, 5, 6, 7))
+def test_evaluate_reports_a_consistent_value(hand: list[int]) -> None:
+    value = poker.evaluate(hand)
+    assert value.category == oracle_category(hand)
+    assert value.category in poker.CATEGORIES
+    assert poker.categories_of([value.strength]) == [value.category]
+    assert poker.CATEGORIES[int(poker.category_index([value.strength])[0])] == value.category
+    assert isinstance(value.label, str) and value.label
+    best = list(value.best)
+    assert set(best) <= set(hand)
+    assert len(best) == min(len(hand), 5)
+    assert poker.evaluate(best).strength == value.strength
+    assert poker.evaluate_batch(np.array([hand], dtype=np.uint8))[0] == value.strength
+
+
+@pytest.mark.parametrize("bad", [[0, 1, 2, 3], [0, 1], [], list(range(8)), list(range(13))])
+def test_evaluate_names_a_wrong_count(bad: list[int]) -> None:
+    with pytest.raises(ValueError, match=rf"\b{len(bad)}\b"):
+        poker.evaluate(bad)
+
+
+def test_evaluate_rejects_duplicates_and_bad_ids() -> None:
+    # The message names the repeated card, as text (As) or as its id (51).
+    with pytest.raises(ValueError, match=r"\bAs\b|\b51\b"):
+        poker.evaluate([51, 47, 43, 39, 51])
+    with pytest.raises(ValueError, match=r"\b52\b"):
+        poker.evaluate([0, 1, 2, 3, 52])
+    with pytest.raises(ValueError, match=r"-1\b"):
+        poker.evaluate([0, 1, 2, 3, -1])
+
+
+# ---------------------------------------------------------------- showdown
+
+
+@st.composite
+def deals(draw: st.DrawFn) -> tuple[list[int], list[list[int]]]:
+    players = draw(st.integers(min_value=2, max_value=9))
+    cards = draw(st.permutations(ALL_CARDS))
+    board = cards[:5]
+    holes = [cards[5 + 2 * p : 7 + 2 * p] for p in range(players)]
+    return board, holes
+
+
+@settings(max_examples=200, deadline=None)
+@given(deals())
+def test_showdown_winners_are_the_oracle_best_hands(
+    deal: tuple[list[int], list[list[int]]],
+) -> None:
+    board, holes = deal
+    result = poker.showdown(board, holes)
+    keys = [oracle_key(board + hole) for hole in holes]
+    assert sorted(result.winners) == [i for i, key in enumerate(keys) if key == max(keys)]
+    assert [hand.strength for hand in result.hands] == [
+        poker.evaluate(board + hole).strength for hole in holes
+    ]
+
+
+def test_showdown_splits_a_board_that_plays() -> None:
+    board = ids("Ah Kh Qh Jh Th")
+    result = poker.showdown(board, [ids("2c 3d"), ids("4s 5s"), ids("9h 8h")])
+    assert sorted(result.winners) == [0, 1, 2]
+    assert all(hand.label == "Royal flush" for hand in result.hands)
+
+
+def test_showdown_kicker_decides() -> None:
+    board = ids("Ac Ad 7h 5s 2c")
+    result = poker.showdown(board, [ids("Kc 3d"), ids("Qs Jd")])
+    assert result.winners == [0]
