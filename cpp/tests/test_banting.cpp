@@ -61,6 +61,13 @@ int main() {
                 two_high) < 0);
   CHECK(compare(combo("Ts Jd Qd Kd Ad", two_high), combo("2c 3d 4c 5c 6c", two_high),
                 two_high) < 0);
+  // Big Two rank order: 3 lowest, 2 highest; suits d < c < h < s by default.
+  CHECK_EQ(big_two_rank(parse_card("3d")), 0);
+  CHECK_EQ(big_two_rank(parse_card("As")), 11);
+  CHECK_EQ(big_two_rank(parse_card("2c")), 12);
+  CHECK(compare(combo("2d", two_high), combo("As", two_high), two_high) > 0);
+  CHECK(compare(combo("3c", two_high), combo("3d", two_high), two_high) > 0);
+  CHECK_EQ(lowest_card(mask_of(parse_cards("2d 3c 3h Kd")), two_high), parse_card("3c"));
   // Pair tie-break by the highest suit.
   CHECK(compare(combo("9s 9d", two_high), combo("9h 9c", two_high), two_high) > 0);
   // Bombs: four of a kind beats a single 2 in taiwan; a straight cannot beat a pair.

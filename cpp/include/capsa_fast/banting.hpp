@@ -59,7 +59,7 @@ struct Rules {
 };
 
 // Big Two rank of a card: 0 for a 3 up to 12 for a 2.
-constexpr int big_two_rank(int card) { return (rank_of(card) + 11) % 13; }
+constexpr int big_two_rank(int card) { return (rank_of(card) + 12) % 13; }
 // Total order of single cards: big_two_rank * 4 + suit position, 0..51.
 inline int single_order(int card, const Rules& r) noexcept {
   return big_two_rank(card) * 4 + r.suit_rank[static_cast<std::size_t>(suit_of(card))];

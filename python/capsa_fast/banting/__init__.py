@@ -1,0 +1,190 @@
+"""Capsa Banting (Big Two): combos, comparison, legal plays, validation and scoring.
+
+Every function takes ``rules``: a :class:`Rules`, a preset name, a dict
+``{"preset": name, **overrides}``, or None for the default preset ``capsa-banting``.
+Cards are ids or strings as everywhere in capsa_fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import _core
+from .messages import LANGUAGES, combo_label, verdict_message
+from .rules import DEFAULT_PRESET, PRESETS, RUNS, STRAIGHT_ORDERS, Rules, resolve
+
+Combo = _core.BantingCombo
+# Readable name of a combo ("pair of 9s"), as a property so every Combo carries it.
+Combo.label = property(lambda self: combo_label(self))  # type: ignore[attr-defined]
+Combo.__repr__ = lambda self: (  # type: ignore[method-assign]
+    f"Combo(kind={self.kind!r}, cards={_core.format_cards(self.cards)}, label={self.label!r})"
+)
+
+RulesLike = Rules | Mapping[str, Any] | str | None
+
+CODES: tuple[str, ...] = (
+    "CANNOT_PASS_WHEN_LEADING",
+    "PASSED_THIS_TRICK",
+    "NOT_IN_HAND",
+    "WRONG_CARD_COUNT",
+    "NOT_A_COMBO",
+    "RULE_FORBIDS",
+    "MUST_INCLUDE_LOWEST",
+    "DOES_NOT_BEAT",
+)
+"""Rejection codes, in the order of precedence of API.md."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether a play is allowed: ``code`` is None when ``ok``; ``combo`` is the play's combo."""
+
+    ok: bool
+    combo: Combo | None
+    code: str | None
+    message: str
+
+
+def _cards_or_none(cards: Any) -> Any:
+    return None if cards is None else cards
+
+
+def classify(cards: Any, rules: RulesLike = None) -> Combo | None:
+    """The combo these 1-5 cards form under ``rules``, or None (see :func:`why_not`)."""
+    combo, _ = _core.banting_classify(cards, resolve(rules).core)
+    return combo
+
+
+def why_not(cards: Any, rules: RulesLike = None) -> tuple[str, str] | None:
+    """None if ``cards`` form a combo, else ``(code, message)``: NOT_A_COMBO or RULE_FORBIDS."""
+    ids = _core.parse_cards(cards)
+    combo, code = _core.banting_classify(ids, resolve(rules).core)
+    if combo is not None:
+        return None
+    return code, verdict_message(code, "en", play=ids, hand=ids)
+
+
+def compare(a: Any, b: Any, rules: RulesLike = None) -> int:
+    """1 if ``a`` beats ``b``, -1 if ``b`` beats ``a``, 0 if equal.
+
+    Raises ValueError when either is not a combo or they cannot be compared (different
+    sizes, unless one is a bomb over a single, pair or triple under ``bombs``).
+    """
+    return int(_core.banting_compare(a, b, resolve(rules).core))
+
+
+def validate(
+    hand: Any,
+    play: Any,
+    table: Any = None,
+    rules: RulesLike = None,
+    first_play: bool = False,
+    passed: bool = False,
+    lang: str = "en",
+) -> Verdict:
+    """Judge ``play`` (cards, or the string ``"pass"``) from ``hand`` against ``table``.
+
+    ``first_play``: the round's opening play, which must hold the hand's lowest card.
+    ``passed``: this player has passed since the trick began (matters with ``pass_locks``).
+    Bad input (unknown or repeated cards, a table that is no combo, a card both in the hand
+    and on the table) raises ValueError; a play that breaks the rules gives ``ok=False``.
+    """
+    r = resolve(rules)
+    is_pass = isinstance(play, str) and play.strip().lower() == "pass"
+    hand_ids = _core.parse_cards(hand)
+    play_ids = None if is_pass else _core.parse_cards(play)
+    code, combo, table_combo, lowest, _ = _core.banting_validate(
+        hand_ids, play_ids, _cards_or_none(table), r.core, first_play, passed
+    )
+    message = verdict_message(
+        code, lang, play=play_ids, hand=hand_ids, combo=combo, table=table_combo, lowest=lowest
+    )
+    ok = code == "OK"
+    return Verdict(ok=ok, combo=combo, code=None if ok else code, message=message)
+
+
+def legal_plays(
+    hand: Any, table: Any = None, rules: RulesLike = None, first_play: bool = False
+) -> list[Combo]:
+    """Every distinct legal play from ``hand`` (1-52 cards), passing excluded.
+
+    Leading when ``table`` is None; ``first_play`` keeps only plays with the lowest card.
+    """
+    return list(_core.banting_legal_plays(hand, table, resolve(rules).core, first_play))
+
+
+def legal_play_counts(
+    hands: npt.ArrayLike, table: Any = None, rules: RulesLike = None, first_play: bool = False
+) -> npt.NDArray[np.int32]:
+    """Number of legal plays for each row of ``hands`` (integer array ``[N, k]`` of ids)."""
+    arr = np.asarray(hands)
+    if arr.ndim != 2:
+        raise ValueError(f"hands must be a 2-D array [N, cards], got shape {arr.shape}")
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"hands must hold integer card ids, got dtype {arr.dtype}")
+    return _core.banting_legal_play_counts(arr, table, resolve(rules).core, first_play)
+
+
+def score(cards_left: Sequence[int], rules: RulesLike = None) -> list[int]:
+    """Points per player from the cards each holds when the round ends; zero-sum.
+
+    Exactly one player has 0 cards (the winner); each loser pays cards_left x the
+    multiplier of the highest tier whose threshold <= cards_left.
+    """
+    counts = _check_cards_left(cards_left)
+    return list(_core.banting_score(counts, list(resolve(rules).scoring)))
+
+
+def score_lines(cards_left: Sequence[int], rules: RulesLike = None) -> list[dict[str, int]]:
+    """Per player: cards left, multiplier and points (the winner's points are the sum)."""
+    r = resolve(rules)
+    counts = _check_cards_left(cards_left)
+    points = _core.banting_score(counts, list(r.scoring))
+    return [
+        {
+            "cards_left": n,
+            "multiplier": _core.banting_tier_multiplier(n, list(r.scoring)),
+            "points": p,
+        }
+        for n, p in zip(counts, points, strict=True)
+    ]
+
+
+def _check_cards_left(cards_left: Sequence[int]) -> list[int]:
+    counts = list(cards_left)
+    if not 2 <= len(counts) <= 4:
+        raise ValueError(f"cards_left: a round has 2 to 4 players, got {len(counts)}")
+    for i, n in enumerate(counts):
+        if isinstance(n, bool) or not isinstance(n, int | np.integer) or not 0 <= n <= 13:
+            raise ValueError(f"cards_left[{i}]: expected a count 0..13, got {n!r}")
+    if counts.count(0) != 1:
+        raise ValueError(
+            f"cards_left: exactly one player has 0 cards (the winner), got {counts.count(0)}"
+        )
+    return [int(n) for n in counts]
+
+
+__all__ = [
+    "CODES",
+    "DEFAULT_PRESET",
+    "LANGUAGES",
+    "PRESETS",
+    "RUNS",
+    "STRAIGHT_ORDERS",
+    "Combo",
+    "Rules",
+    "Verdict",
+    "classify",
+    "compare",
+    "legal_play_counts",
+    "legal_plays",
+    "score",
+    "score_lines",
+    "validate",
+    "why_not",
+]

@@ -1,0 +1,242 @@
+"""Capsa Banting table rules as data (RULES.md 3.2 and 3.4).
+
+A rule set is a value: every setting has a default, the regional presets are rows of data in
+:data:`PRESETS`, and ``Rules.preset(name, **overrides)`` layers overrides on a row. Adding a
+variant means adding a row here and a test, never touching the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .. import _core
+
+RANKS = "23456789TJQKA"
+
+# The 13 five-rank runs, named as they read upward from their lowest card, by start rank.
+RUNS: tuple[str, ...] = tuple("".join(RANKS[(s + i) % 13] for i in range(5)) for s in range(13))
+
+_TWO_TO_ACE = ["34567", "45678", "56789", "6789T", "789TJ", "89TJQ", "9TJQK", "TJQKA"]
+STRAIGHT_ORDERS: dict[str, list[str]] = {
+    "two-high": [*_TWO_TO_ACE, "23456", "A2345"],
+    "two-low": ["A2345", "23456", *_TWO_TO_ACE],
+    "taiwan": ["A2345", *_TWO_TO_ACE, "23456"],
+    "ace-top-jqka2": [*_TWO_TO_ACE, "JQKA2"],
+    "no-two": list(_TWO_TO_ACE),
+}
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    "straight_tiebreak": ("highest-card", "sequence-top"),
+    "flush_compare": ("suit-first", "rank-first", "none"),
+    "bombs": ("none", "quads-and-straight-flush"),
+    "first_lead": ("lowest-card", "previous-winner"),
+    "ending": ("first-out", "last-standing"),
+}
+BOOLEANS = ("triples", "pass_locks", "dragon")
+
+_DEFAULT_SCORING = [[1, 1], [10, 2], [13, 3]]
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "capsa-banting": {
+        "suit_order": "dchs", "straights": "two-high", "straight_tiebreak": "highest-card",
+        "flush_compare": "suit-first", "triples": True, "bombs": "none",
+        "first_lead": "lowest-card", "pass_locks": False, "ending": "first-out",
+        "dragon": True, "scoring": _DEFAULT_SCORING,
+    },
+    "hong-kong": {
+        "suit_order": "dchs", "straights": "two-low", "straight_tiebreak": "sequence-top",
+        "flush_compare": "rank-first", "triples": True, "bombs": "none",
+        "first_lead": "lowest-card", "pass_locks": False, "ending": "first-out",
+        "dragon": True, "scoring": _DEFAULT_SCORING,
+    },
+    "taiwan": {
+        "suit_order": "cdhs", "straights": "taiwan", "straight_tiebreak": "highest-card",
+        "flush_compare": "none", "triples": True, "bombs": "quads-and-straight-flush",
+        "first_lead": "lowest-card", "pass_locks": False, "ending": "first-out",
+        "dragon": True, "scoring": _DEFAULT_SCORING,
+    },
+    "pagat": {
+        "suit_order": "dchs", "straights": "two-high", "straight_tiebreak": "highest-card",
+        "flush_compare": "rank-first", "triples": True, "bombs": "none",
+        "first_lead": "lowest-card", "pass_locks": False, "ending": "first-out",
+        "dragon": True, "scoring": _DEFAULT_SCORING,
+    },
+}
+DEFAULT_PRESET = "capsa-banting"
+
+
+def _normalise_run(text: Any) -> str:
+    if not isinstance(text, str):
+        raise ValueError(
+            f"straights: each straight is a string of 5 ranks like '34567', got {text!r}"
+        )
+    run = text.upper().replace("10", "T")
+    if run not in RUNS:
+        raise ValueError(
+            f"straights: {text!r} is not five consecutive ranks read upward "
+            f"(one of {', '.join(RUNS)})"
+        )
+    return run
+
+
+def _normalise_straights(value: Any) -> tuple[str, list[str]]:
+    """(name or 'custom', list of runs low to high)."""
+    if isinstance(value, str):
+        if value not in STRAIGHT_ORDERS:
+            raise ValueError(
+                f"straights: unknown order {value!r} (known: {', '.join(STRAIGHT_ORDERS)}; "
+                "or give a list of runs such as ['34567', ..., 'A2345'])"
+            )
+        return value, list(STRAIGHT_ORDERS[value])
+    if not isinstance(value, Sequence):
+        raise ValueError(f"straights: expected an order name or a list of runs, got {value!r}")
+    runs = [_normalise_run(v) for v in value]
+    if len(set(runs)) != len(runs):
+        raise ValueError("straights: a run is listed twice")
+    for name, order in STRAIGHT_ORDERS.items():
+        if order == runs:
+            return name, runs
+    return "custom", runs
+
+
+def _normalise_scoring(value: Any) -> list[list[int]]:
+    if not isinstance(value, Sequence) or isinstance(value, str) or not value:
+        raise ValueError("scoring: expected a non-empty list of [threshold, multiplier] tiers")
+    tiers = []
+    for tier in value:
+        if (
+            not isinstance(tier, Sequence)
+            or isinstance(tier, str)
+            or len(tier) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in tier)
+        ):
+            raise ValueError(
+                f"scoring: each tier is [threshold, multiplier] integers, got {tier!r}"
+            )
+        threshold, multiplier = tier
+        if not 1 <= threshold <= 13 or not 0 <= multiplier <= 1000:
+            raise ValueError(
+                f"scoring: tier {tier!r} out of range (threshold 1..13, multiplier 0..1000)"
+            )
+        tiers.append([threshold, multiplier])
+    thresholds = [t[0] for t in tiers]
+    if thresholds != sorted(set(thresholds)):
+        raise ValueError("scoring: thresholds must be strictly increasing")
+    return tiers
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One Capsa Banting rule set. Build with :meth:`preset` or :meth:`from_dict`."""
+
+    suit_order: str = "dchs"
+    straights: tuple[str, ...] = tuple(STRAIGHT_ORDERS["two-high"])
+    straight_order: str = "two-high"  # the name of `straights`, or "custom"
+    straight_tiebreak: str = "highest-card"
+    flush_compare: str = "suit-first"
+    triples: bool = True
+    bombs: str = "none"
+    first_lead: str = "lowest-card"
+    pass_locks: bool = False
+    ending: str = "first-out"
+    dragon: bool = True
+    scoring: tuple[tuple[int, int], ...] = ((1, 1), (10, 2), (13, 3))
+    preset_name: str = DEFAULT_PRESET
+    _core_rules: Any = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def preset(cls, name: str = DEFAULT_PRESET, **overrides: Any) -> Rules:
+        """The preset ``name`` with ``overrides`` (setting=value) applied."""
+        if name not in PRESETS:
+            raise ValueError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
+        settings = dict(PRESETS[name])
+        for key, value in overrides.items():
+            if key not in settings:
+                raise ValueError(f"unknown setting {key!r} (known: {', '.join(settings)})")
+            settings[key] = value
+        return cls._build(name, settings)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Rules:
+        """From ``{"preset": name, **overrides}``, as the HTTP API sends it."""
+        data = dict(data or {})
+        name = data.pop("preset", DEFAULT_PRESET)
+        if not isinstance(name, str):
+            raise ValueError(f"preset must be a string, got {name!r}")
+        return cls.preset(name, **data)
+
+    @classmethod
+    def _build(cls, name: str, s: dict[str, Any]) -> Rules:
+        suit_order = s["suit_order"]
+        if not isinstance(suit_order, str) or sorted(suit_order.lower()) != sorted("cdhs"):
+            raise ValueError(
+                f"suit_order must be the four suits c, d, h, s in some order, low to high "
+                f"(e.g. 'dchs'), got {suit_order!r}"
+            )
+        suit_order = suit_order.lower()
+        order_name, runs = _normalise_straights(s["straights"])
+        for key, allowed in CHOICES.items():
+            if s[key] not in allowed:
+                raise ValueError(f"{key} must be one of {', '.join(allowed)}, got {s[key]!r}")
+        for key in BOOLEANS:
+            if not isinstance(s[key], bool):
+                raise ValueError(f"{key} must be true or false, got {s[key]!r}")
+        tiers = _normalise_scoring(s["scoring"])
+        return cls(
+            suit_order=suit_order,
+            straights=tuple(runs),
+            straight_order=order_name,
+            straight_tiebreak=s["straight_tiebreak"],
+            flush_compare=s["flush_compare"],
+            triples=s["triples"],
+            bombs=s["bombs"],
+            first_lead=s["first_lead"],
+            pass_locks=s["pass_locks"],
+            ending=s["ending"],
+            dragon=s["dragon"],
+            scoring=tuple((t[0], t[1]) for t in tiers),
+            preset_name=name,
+        )
+
+    def __post_init__(self) -> None:
+        core = _core.BantingRules(
+            self.suit_order,
+            [RUNS.index(r) for r in self.straights],
+            self.straight_tiebreak,
+            self.flush_compare,
+            self.triples,
+            self.bombs != "none",
+            self.pass_locks,
+        )
+        object.__setattr__(self, "_core_rules", core)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every setting, JSON-ready; ``straights`` as the list of runs low to high."""
+        out = {f.name: getattr(self, f.name) for f in fields(self) if not f.name.startswith("_")}
+        out["straights"] = list(self.straights)
+        out["scoring"] = [list(t) for t in self.scoring]
+        out["preset"] = out.pop("preset_name")
+        return out
+
+    @property
+    def core(self) -> Any:
+        """The C++ rule set."""
+        return self._core_rules
+
+
+def resolve(rules: Rules | Mapping[str, Any] | str | None) -> Rules:
+    """Rules from a Rules, a dict ``{"preset": ..., ...}``, a preset name, or None (default)."""
+    if rules is None:
+        return _DEFAULT
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.preset(rules)
+    if isinstance(rules, Mapping):
+        return Rules.from_dict(rules)
+    raise ValueError(f"rules must be a Rules, a preset name or a dict, got {rules!r}")
+
+
+_DEFAULT = Rules.preset(DEFAULT_PRESET)
