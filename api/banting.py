@@ -1,0 +1,321 @@
+"""Capsa Banting (Big Two) routes: classify, compare, validate, legal plays, score, presets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from capsa_fast import banting, format_cards
+from flask import Response, after_this_request, request
+
+from api.banting_schemas import (
+    DECK_SIZE,
+    MAX_COMBO_SIZE,
+    PASS,
+    BantingCombo,
+    BantingRules,
+    BantingSettings,
+    ClassifyRequest,
+    ClassifyResponse,
+    ComboReason,
+    CompareRequest,
+    CompareResponse,
+    LegalPlaysRequest,
+    LegalPlaysResponse,
+    PresetsResponse,
+    ScoreLine,
+    ScoreRequest,
+    ScoreResponse,
+    ValidateRequest,
+    ValidateResponse,
+)
+from api.cards import canonical, card_ids
+from api.errors import FieldErrors, ValidationProblem
+from api.routing import ModelBlueprint
+
+bp = ModelBlueprint("banting", __name__, url_prefix="/v1/banting", tag="banting")
+
+T = TypeVar("T")
+
+DEFAULT_LANGUAGE = "en"
+# ISO 639 withdrew "in" for Indonesian in 1989, but some platforms (old Java) still send it.
+_LANGUAGE_ALIASES = {"in": "id"}
+
+
+# --- input helpers ------------------------------------------------------------------------
+
+
+def _refuse(field: str, message: str) -> ValidationProblem:
+    errors = FieldErrors()
+    errors.add(field, message)
+    return ValidationProblem(errors)
+
+
+def _engine(call: Callable[[], T], field: str) -> T:
+    """Run an engine call on checked input; a ValueError it still raises is a 422 on ``field``."""
+    try:
+        return call()
+    except ValueError as exc:
+        raise _refuse(field, str(exc)) from exc
+
+
+def _cards(
+    tokens: Sequence[str],
+    field: str,
+    errors: FieldErrors,
+    *,
+    lo: int,
+    hi: int,
+    seen: dict[int, str] | None = None,
+) -> list[int]:
+    """Ids of ``tokens`` (``lo``..``hi`` of them), problems reported as ``field[/index]``."""
+    if not lo <= len(tokens) <= hi:
+        errors.add(field, f"Expected {lo} to {hi} cards, got {len(tokens)}.")
+        if len(tokens) > hi:
+            return []  # do not scan an oversized list card by card
+    return card_ids(tokens, field, errors, seen=seen)
+
+
+def _hand_and_table(
+    body: ValidateRequest | LegalPlaysRequest, errors: FieldErrors
+) -> tuple[list[int], list[int] | None]:
+    """The hand and the table (None when leading); no card may be in both."""
+    hand_paths: dict[int, str] = {}
+    hand = _cards(body.hand, "hand", errors, lo=1, hi=DECK_SIZE, seen=hand_paths)
+    if body.table is None:
+        return hand, None
+    table_paths: dict[int, str] = {}
+    table = _cards(body.table, "table", errors, lo=1, hi=MAX_COMBO_SIZE, seen=table_paths)
+    for card, path in table_paths.items():
+        if card in hand_paths:
+            errors.add(
+                path,
+                f"{canonical(card)} is both on the table and in the hand (at {hand_paths[card]}).",
+            )
+    return hand, table
+
+
+def _pointer_token(key: str) -> str:
+    """``key`` as one segment of a field path (RFC 6901 escaping of '~' and '/')."""
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _rules_field(settings: Mapping[str, Any], message: str) -> str:
+    """The field a ``Rules.from_dict`` error is about, from the start of its message.
+
+    The package's messages begin with the setting's name ("suit_order must be ...",
+    "scoring: ...", "unknown setting 'foo' ...", "unknown preset 'x' ...").
+    """
+    if message.startswith(("unknown preset", "preset ")):
+        return "rules/preset"
+    # Longest names first, so a setting whose name starts another's cannot shadow it.
+    for key in sorted(settings, key=len, reverse=True):
+        if message.startswith((f"unknown setting {key!r}", f"{key} ", f"{key}:")):
+            return f"rules/{_pointer_token(key)}"
+    return "rules"
+
+
+def _rules(rules: BantingRules | None, errors: FieldErrors) -> banting.Rules | None:
+    """The table rules of a request (None: a problem was added to ``errors``)."""
+    settings = {} if rules is None else rules.root
+    try:
+        return banting.Rules.from_dict(settings)
+    except (ValueError, TypeError) as exc:
+        message = str(exc)
+        errors.add(_rules_field(settings, message), message)
+        return None
+
+
+def _table_combo(table: list[int] | None, rules: banting.Rules) -> None:
+    """422 on ``table`` unless it is a combo under ``rules``."""
+    if table is None or banting.classify(table, rules) is not None:
+        return
+    reason = banting.why_not(table, rules)
+    detail = reason[1] if reason else "not a combo"
+    raise _refuse("table", f"The table must be a combo under these rules: {detail}.")
+
+
+def _combo(combo: Any) -> BantingCombo:
+    return BantingCombo(kind=combo.kind, cards=format_cards(list(combo.cards)), label=combo.label)
+
+
+def _language() -> str:
+    """The best of ``banting.LANGUAGES`` for the request's Accept-Language (RFC 9110 12.5.4).
+
+    Ranges are tried by descending quality; a range matches on its primary subtag, so
+    "id-ID" picks Indonesian; q=0 excludes; "*" or nothing usable gives English.
+    """
+    ranked = sorted(request.accept_languages, key=lambda item: -item[1])
+    for value, quality in ranked:
+        if quality <= 0:
+            continue
+        if value == "*":
+            return DEFAULT_LANGUAGE
+        primary = value.replace("_", "-").split("-", 1)[0].lower()
+        primary = _LANGUAGE_ALIASES.get(primary, primary)
+        if primary in banting.LANGUAGES:
+            return primary
+    return DEFAULT_LANGUAGE
+
+
+def _content_language(language: str) -> None:
+    @after_this_request
+    def add_headers(response: Response) -> Response:
+        response.headers["Content-Language"] = language
+        response.vary.add("Accept-Language")
+        return response
+
+
+# --- routes -------------------------------------------------------------------------------
+
+
+@bp.json_post(
+    "/classify",
+    request_model=ClassifyRequest,
+    response_model=ClassifyResponse,
+    summary="Name the combo some cards form",
+)
+def classify(body: ClassifyRequest) -> ClassifyResponse:
+    """The combo the cards form under the rules, or null with the reason (NOT_A_COMBO or
+    RULE_FORBIDS, e.g. a straight the straight order leaves out)."""
+    errors = FieldErrors()
+    cards = _cards(body.cards, "cards", errors, lo=0, hi=DECK_SIZE)
+    rules = _rules(body.rules, errors)
+    errors.raise_if_any()
+    assert rules is not None
+
+    combo = _engine(lambda: banting.classify(cards, rules), "cards")
+    if combo is not None:
+        return ClassifyResponse(combo=_combo(combo), reason=None)
+    reason = _engine(lambda: banting.why_not(cards, rules), "cards")
+    code, message = reason or ("NOT_A_COMBO", "not a combo")
+    return ClassifyResponse(combo=None, reason=ComboReason(code=code, message=message))
+
+
+@bp.json_post(
+    "/compare",
+    request_model=CompareRequest,
+    response_model=CompareResponse,
+    summary="Compare two combos",
+)
+def compare(body: CompareRequest) -> CompareResponse:
+    """1 if a beats b, -1 if b beats a, 0 if equal. Cards that are no combo, or combos that
+    cannot be compared (different sizes, unless a bomb meets a single, pair or triple under
+    'bombs'), are a 422 on the field at fault ('b' when the two are not comparable)."""
+    errors = FieldErrors()
+    a = _cards(body.a, "a", errors, lo=0, hi=DECK_SIZE)
+    b = _cards(body.b, "b", errors, lo=0, hi=DECK_SIZE)
+    rules = _rules(body.rules, errors)
+    errors.raise_if_any()
+    assert rules is not None
+
+    for field, cards in (("a", a), ("b", b)):
+        reason = banting.why_not(cards, rules)
+        if reason is not None:
+            errors.add(field, f"{reason[1]}.")
+    errors.raise_if_any()
+    result = _engine(lambda: banting.compare(a, b, rules), "b")
+    return CompareResponse(result=result)
+
+
+@bp.json_post(
+    "/validate",
+    request_model=ValidateRequest,
+    response_model=ValidateResponse,
+    summary="Judge one play",
+)
+def validate(body: ValidateRequest) -> ValidateResponse:
+    """Whether the play (cards, or 'pass') is allowed from the hand against the table.
+
+    Answers 200 either way: a refused play has ok=false, a stable code and a message naming
+    the cards and combos, in Indonesian when Accept-Language prefers 'id'. Input that cannot
+    describe a position (bad or repeated cards, a card both in the hand and on the table, a
+    table that is no combo) is a 422.
+    """
+    errors = FieldErrors()
+    hand, table = _hand_and_table(body, errors)
+    # The play is drawn from the hand (a card it lacks is the verdict NOT_IN_HAND, not an
+    # input error), so it is only checked for bad and repeated cards.
+    play: list[int] | str = (
+        PASS if body.play == PASS else _cards(body.play, "play", errors, lo=0, hi=DECK_SIZE)
+    )
+    rules = _rules(body.rules, errors)
+    errors.raise_if_any()
+    assert rules is not None
+    _table_combo(table, rules)
+
+    language = _language()
+    _content_language(language)
+    verdict = _engine(
+        lambda: banting.validate(
+            hand,
+            play,
+            table,
+            rules=rules,
+            first_play=body.first_play,
+            passed=body.passed,
+            lang=language,
+        ),
+        "play",
+    )
+    return ValidateResponse(
+        ok=verdict.ok,
+        combo=None if verdict.combo is None else _combo(verdict.combo),
+        code=verdict.code,
+        message=verdict.message,
+    )
+
+
+@bp.json_post(
+    "/legal-plays",
+    request_model=LegalPlaysRequest,
+    response_model=LegalPlaysResponse,
+    summary="List every legal play",
+)
+def legal_plays(body: LegalPlaysRequest) -> LegalPlaysResponse:
+    """Every distinct legal play from the hand (passing excluded): leading when there is no
+    table, else the plays that beat it. 'count' is the total; 'plays' lists at most 'limit'."""
+    errors = FieldErrors()
+    hand, table = _hand_and_table(body, errors)
+    rules = _rules(body.rules, errors)
+    errors.raise_if_any()
+    assert rules is not None
+    _table_combo(table, rules)
+
+    plays = _engine(
+        lambda: banting.legal_plays(hand, table, rules=rules, first_play=body.first_play), "hand"
+    )
+    return LegalPlaysResponse(
+        count=len(plays), plays=[_combo(combo) for combo in plays[: body.limit]]
+    )
+
+
+@bp.json_post(
+    "/score",
+    request_model=ScoreRequest,
+    response_model=ScoreResponse,
+    summary="Score a finished round",
+)
+def score(body: ScoreRequest) -> ScoreResponse:
+    """Points per player from the cards each holds when the round ends (zero-sum): each loser
+    pays cards_left x the tier multiplier of the rules' scoring; the winner (the one player
+    with 0 cards) receives the sum."""
+    errors = FieldErrors()
+    rules = _rules(body.rules, errors)
+    errors.raise_if_any()
+    assert rules is not None
+
+    lines = _engine(lambda: banting.score_lines(body.cards_left, rules), "cards_left")
+    return ScoreResponse(
+        scores=[line["points"] for line in lines],
+        lines=[ScoreLine(**line) for line in lines],
+    )
+
+
+@bp.json_get("/rules/presets", response_model=PresetsResponse, summary="List the rule presets")
+def presets() -> PresetsResponse:
+    """Every preset with all its settings, and the default used when 'rules' is omitted."""
+    return PresetsResponse(
+        presets={name: BantingSettings(**settings) for name, settings in banting.PRESETS.items()},
+        default=banting.DEFAULT_PRESET,
+    )
