@@ -187,7 +187,9 @@ def classify(body: ClassifyRequest) -> ClassifyResponse:
     combo = _engine(lambda: banting.classify(cards, rules), "cards")
     if combo is not None:
         return ClassifyResponse(combo=_combo(combo), reason=None)
-    reason = _engine(lambda: banting.why_not(cards, rules), "cards")
+    language = _language()
+    _content_language(language)
+    reason = _engine(lambda: banting.why_not(cards, rules, lang=language), "cards")
     code, message = reason or ("NOT_A_COMBO", "not a combo")
     return ClassifyResponse(combo=None, reason=ComboReason(code=code, message=message))
 

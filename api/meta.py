@@ -7,6 +7,8 @@ from typing import Any
 import capsa_fast
 from flask import current_app
 
+from api import banting
+from api.banting_schemas import AllPresetsResponse
 from api.openapi import build_openapi
 from api.routing import ModelBlueprint
 from api.schemas import Health
@@ -20,6 +22,14 @@ _OPENAPI_KEY = "capsa_fast_api.openapi"
 def health() -> Health:
     """Answers 200 while the app can serve requests, with the engine's package version."""
     return Health(status="ok", version=capsa_fast.__version__)
+
+
+@bp.json_get(
+    "/v1/rules/presets", response_model=AllPresetsResponse, summary="Every game's rule presets"
+)
+def all_presets() -> AllPresetsResponse:
+    """The presets of each game with all their settings, and each game's default."""
+    return AllPresetsResponse(banting=banting.presets())
 
 
 @bp.json_get("/openapi.json", response_model=None, summary="This API's OpenAPI 3.1 document")

@@ -806,3 +806,23 @@ def test_openapi_documents_the_banting_routes(api_client: FlaskClient) -> None:
     assert schemas["LegalPlaysRequest"]["properties"]["limit"]["maximum"] == 20_000
     codes = schemas["ValidateResponse"]["properties"]["code"]["anyOf"][0]["enum"]
     assert codes == list(banting.CODES)
+
+
+def test_all_presets_route_lists_banting_presets(api_client) -> None:
+    response = api_client.get("/v1/rules/presets")
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["banting"]["default"] == "capsa-banting"
+    assert set(body["banting"]["presets"]) == {"capsa-banting", "hong-kong", "taiwan", "pagat"}
+    assert body["banting"]["presets"]["taiwan"]["suit_order"] == "cdhs"
+
+
+def test_classify_reason_follows_accept_language(api_client) -> None:
+    body = {"cards": ["3d", "3c", "4h", "4s", "9d"]}
+    en = api_client.post("/v1/banting/classify", json=body).get_json()
+    id_ = api_client.post(
+        "/v1/banting/classify", json=body, headers={"Accept-Language": "id-ID,id;q=0.9"}
+    ).get_json()
+    assert en["reason"]["code"] == id_["reason"]["code"] == "NOT_A_COMBO"
+    assert "is not a combo" in en["reason"]["message"]
+    assert "bukan kombinasi" in id_["reason"]["message"]

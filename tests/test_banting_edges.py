@@ -308,6 +308,27 @@ def test_combo_reports_kind_cards_and_label() -> None:
     assert banting.why_not(parse("Kc Kd"), rules) is None
 
 
+def test_strings_and_ids_give_the_same_answers() -> None:
+    rules = rules_of()
+    hand_text = HAND.split()
+    by_text = banting.legal_plays(hand_text, table=["8s", "8h"], rules=rules)
+    by_ids = banting.legal_plays(parse(HAND), table=parse("8s 8h"), rules=rules)
+    assert {frozenset(p.cards) for p in by_text} == {frozenset(p.cards) for p in by_ids}
+    assert all(isinstance(card, int) for p in by_text for card in p.cards)
+    assert banting.compare(["2d"], ["As"], rules) == 1
+    assert banting.validate(hand_text, ["9c", "9h"], table=["8s", "8h"], rules=rules).ok
+    assert banting.classify(["3♦", "10♠", "J♥", "QC", "Kd"], rules) is None
+
+
+def test_hand_sizes_and_duplicates_are_checked() -> None:
+    rules = rules_of()
+    with pytest.raises(ValueError):
+        banting.legal_plays([], rules=rules)
+    with pytest.raises(ValueError):
+        banting.legal_plays(parse("3d 3d"), rules=rules)
+    assert len(banting.legal_plays(parse("3d"), rules=rules)) == 1
+
+
 def test_duplicate_and_unknown_cards_are_errors() -> None:
     rules = rules_of()
     with pytest.raises(ValueError):
@@ -516,6 +537,8 @@ def test_does_not_beat() -> None:
     result = verdict(HAND, "9c 9h", table="Kd Kh")
     assert result.code == "DOES_NOT_BEAT"
     assert "cannot beat" in result.message.lower()
+    assert "9" in result.message
+    assert "K" in result.message
     assert verdict(HAND, "Kc Ks", table="Kd Kh").ok  # same rank, higher suit
     assert verdict(HAND, "Kc", table="Kh").code == "DOES_NOT_BEAT"
     assert verdict(HAND, "2s", table="2h").ok

@@ -2,6 +2,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -98,6 +100,91 @@ int must_contain(CardMask hand, const Rules& rules, bool first_play) {
   return first_play ? lowest_card(hand, rules) : -1;
 }
 
+using HandRows = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+
+// Checked rows of a batch as card masks, and the table combo if any.
+struct BatchInput {
+  std::vector<CardMask> masks;
+  bool has_table = false;
+  Combo table;
+  const Combo* table_ptr() const { return has_table ? &table : nullptr; }
+};
+
+BatchInput batch_input(const HandRows& hands, py::handle table, const Rules& rules) {
+  if (hands.ndim() != 2) throw std::invalid_argument("hands must be a 2-D array [N, cards]");
+  const auto n = static_cast<std::size_t>(hands.shape(0));
+  const auto k = static_cast<std::size_t>(hands.shape(1));
+  if (k < 1 || k > 52) throw std::invalid_argument("a hand holds 1 to 52 cards");
+  const std::int64_t* data = hands.data();
+  BatchInput in;
+  in.masks.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    CardMask m = 0;
+    for (std::size_t j = 0; j < k; ++j) {
+      const std::int64_t c = data[i * k + j];
+      if (c < 0 || c >= kDeckSize) {
+        throw std::invalid_argument("row " + std::to_string(i) + ": not a card id: " + std::to_string(c));
+      }
+      if (m >> c & 1) {
+        throw std::invalid_argument("row " + std::to_string(i) + ": duplicate card: " +
+                                    format_card(static_cast<int>(c)));
+      }
+      m |= CardMask{1} << c;
+    }
+    in.masks[i] = m;
+  }
+  in.has_table = !table.is_none();
+  if (in.has_table) {
+    in.table = table_combo(table, rules, 0);
+    const CardMask tm = mask_from(cards_from(table));
+    for (std::size_t i = 0; i < n; ++i) {
+      if (in.masks[i] & tm) {
+        throw std::invalid_argument("row " + std::to_string(i) + ": holds a card that is on the table");
+      }
+    }
+  }
+  return in;
+}
+
+// The mask form: one bit per subset of a row's positions that could be a play (sizes 1,
+// 2, 3 and 5 of at most 13 cards: 13 + 78 + 286 + 1287 = 1664 actions), bit-packed
+// little-endian per byte (numpy.unpackbits(..., bitorder="little")).
+constexpr int kMaxMaskCards = 13;
+constexpr int kNumActions = 1664;
+constexpr std::size_t kMaskBytes = kNumActions / 8;
+
+const std::vector<unsigned>& action_subsets() {
+  static const std::vector<unsigned> order = [] {
+    std::vector<unsigned> out;
+    for (int size : {1, 2, 3, 5}) {
+      std::vector<unsigned> same;
+      for (unsigned subset = 0; subset < (1u << kMaxMaskCards); ++subset)
+        if (__builtin_popcount(subset) == size) same.push_back(subset);
+      // Lexicographic order of the sorted position lists.
+      std::sort(same.begin(), same.end(), [](unsigned a, unsigned b) {
+        for (int j = 0; j < kMaxMaskCards; ++j) {
+          const bool ha = a >> j & 1, hb = b >> j & 1;
+          if (ha != hb) return ha;
+        }
+        return false;
+      });
+      out.insert(out.end(), same.begin(), same.end());
+    }
+    return out;
+  }();
+  return order;
+}
+
+const std::vector<std::int16_t>& action_index_table() {
+  static const std::vector<std::int16_t> index = [] {
+    std::vector<std::int16_t> t(1u << kMaxMaskCards, -1);
+    const auto& order = action_subsets();
+    for (std::size_t a = 0; a < order.size(); ++a) t[order[a]] = static_cast<std::int16_t>(a);
+    return t;
+  }();
+  return index;
+}
+
 }  // namespace
 
 void bind_banting(py::module_& m) {
@@ -182,52 +269,69 @@ void bind_banting(py::module_& m) {
       py::arg("hand"), py::arg("table"), py::arg("rules"), py::arg("first_play"));
   m.def(
       "banting_legal_play_counts",
-      [](const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& hands,
-         py::handle table, const Rules& rules, bool first_play) {
-        if (hands.ndim() != 2) throw std::invalid_argument("hands must be a 2-D array [N, cards]");
-        const auto n = static_cast<std::size_t>(hands.shape(0));
-        const auto k = static_cast<std::size_t>(hands.shape(1));
-        const std::int64_t* data = hands.data();
-        std::vector<CardMask> masks(n);
-        for (std::size_t i = 0; i < n; ++i) {
-          CardMask m = 0;
-          for (std::size_t j = 0; j < k; ++j) {
-            const std::int64_t c = data[i * k + j];
-            if (c < 0 || c >= kDeckSize) {
-              throw std::invalid_argument("row " + std::to_string(i) + ": not a card id: " + std::to_string(c));
-            }
-            if (m >> c & 1) {
-              throw std::invalid_argument("row " + std::to_string(i) + ": duplicate card: " +
-                                          format_card(static_cast<int>(c)));
-            }
-            m |= CardMask{1} << c;
-          }
-          masks[i] = m;
-        }
-        const bool has_table = !table.is_none();
-        Combo t;
-        if (has_table) {
-          t = table_combo(table, rules, 0);
-          const CardMask tm = mask_from(cards_from(table));
-          for (std::size_t i = 0; i < n; ++i) {
-            if (masks[i] & tm) {
-              throw std::invalid_argument("row " + std::to_string(i) +
-                                          ": holds a card that is on the table");
-            }
-          }
-        }
-        py::array_t<std::int32_t> out(static_cast<py::ssize_t>(n));
+      [](const HandRows& hands, py::handle table, const Rules& rules, bool first_play) {
+        const BatchInput in = batch_input(hands, table, rules);
+        py::array_t<std::int32_t> out(static_cast<py::ssize_t>(in.masks.size()));
         std::int32_t* dst = out.mutable_data();
         {
           py::gil_scoped_release release;
-          for (std::size_t i = 0; i < n; ++i) {
-            dst[i] = count_legal_plays(masks[i], has_table ? &t : nullptr, rules,
-                                       must_contain(masks[i], rules, first_play));
+          for (std::size_t i = 0; i < in.masks.size(); ++i) {
+            dst[i] = count_legal_plays(in.masks[i], in.table_ptr(), rules,
+                                       must_contain(in.masks[i], rules, first_play));
           }
         }
         return out;
       },
       py::arg("hands"), py::arg("table"), py::arg("rules"), py::arg("first_play"));
+  m.def(
+      "banting_legal_play_mask",
+      [](const HandRows& hands, py::handle table, const Rules& rules, bool first_play) {
+        if (hands.shape(1) > kMaxMaskCards) {
+          throw std::invalid_argument("the mask form takes hands of at most 13 cards, got " +
+                                      std::to_string(hands.shape(1)));
+        }
+        const BatchInput in = batch_input(hands, table, rules);
+        const auto n = static_cast<py::ssize_t>(in.masks.size());
+        py::array_t<std::uint8_t> out({n, static_cast<py::ssize_t>(kMaskBytes)});
+        std::uint8_t* dst = out.mutable_data();
+        std::fill(dst, dst + static_cast<std::size_t>(n) * kMaskBytes, std::uint8_t{0});
+        const std::size_t k = static_cast<std::size_t>(hands.shape(1));
+        const std::int64_t* data = hands.data();
+        {
+          py::gil_scoped_release release;
+          const auto& index = action_index_table();
+          std::array<std::int8_t, 52> position{};
+          for (std::size_t i = 0; i < in.masks.size(); ++i) {
+            for (std::size_t j = 0; j < k; ++j)
+              position[static_cast<std::size_t>(data[i * k + j])] = static_cast<std::int8_t>(j);
+            std::uint8_t* row = dst + i * kMaskBytes;
+            for_each_legal_play(in.masks[i], in.table_ptr(), rules,
+                                must_contain(in.masks[i], rules, first_play),
+                                [&](const Combo& c) {
+                                  unsigned subset = 0;
+                                  for (std::size_t q = 0; q < c.size; ++q)
+                                    subset |= 1u << position[c.cards[q]];
+                                  const int a = index[subset];
+                                  row[a >> 3] = static_cast<std::uint8_t>(row[a >> 3] | (1u << (a & 7)));
+                                });
+          }
+        }
+        return out;
+      },
+      py::arg("hands"), py::arg("table"), py::arg("rules"), py::arg("first_play"));
+  m.attr("BANTING_NUM_ACTIONS") = kNumActions;
+  m.def("banting_actions", [] {
+    // Position subsets in action order: sizes 1, 2, 3, 5, each in lexicographic order.
+    std::vector<std::vector<int>> out;
+    const auto& order = action_subsets();
+    for (unsigned subset : order) {
+      std::vector<int> pos;
+      for (int j = 0; j < kMaxMaskCards; ++j)
+        if (subset >> j & 1) pos.push_back(j);
+      out.push_back(pos);
+    }
+    return out;
+  });
   m.def(
       "banting_score",
       [](const std::vector<int>& cards_left, const std::vector<std::pair<int, int>>& tiers) {

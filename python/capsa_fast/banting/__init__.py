@@ -60,13 +60,15 @@ def classify(cards: Any, rules: RulesLike = None) -> Combo | None:
     return combo
 
 
-def why_not(cards: Any, rules: RulesLike = None) -> tuple[str, str] | None:
-    """None if ``cards`` form a combo, else ``(code, message)``: NOT_A_COMBO or RULE_FORBIDS."""
+def why_not(cards: Any, rules: RulesLike = None, lang: str = "en") -> tuple[str, str] | None:
+    """None if ``cards`` form a combo, else ``(code, message)``: NOT_A_COMBO or RULE_FORBIDS.
+
+    ``lang``: "en" or "id" (Indonesian) for the message."""
     ids = _core.parse_cards(cards)
     combo, code = _core.banting_classify(ids, resolve(rules).core)
     if combo is not None:
         return None
-    return code, verdict_message(code, "en", play=ids, hand=ids)
+    return code, verdict_message(code, lang, play=ids, hand=ids)
 
 
 def compare(a: Any, b: Any, rules: RulesLike = None) -> int:
@@ -122,12 +124,52 @@ def legal_play_counts(
     hands: npt.ArrayLike, table: Any = None, rules: RulesLike = None, first_play: bool = False
 ) -> npt.NDArray[np.int32]:
     """Number of legal plays for each row of ``hands`` (integer array ``[N, k]`` of ids)."""
+    arr = _batch_array(hands)
+    return _core.banting_legal_play_counts(arr, table, resolve(rules).core, first_play)
+
+
+NUM_ACTIONS: int = _core.BANTING_NUM_ACTIONS
+ACTIONS: tuple[tuple[int, ...], ...] = tuple(tuple(a) for a in _core.banting_actions())
+"""The mask form's action space: subsets of a row's positions (0..12) that could be a
+play, sizes 1, 2, 3 and 5, each size in lexicographic order (13 + 78 + 286 + 1287)."""
+_ACTION_INDEX = {a: i for i, a in enumerate(ACTIONS)}
+
+
+def action_index(positions: Sequence[int]) -> int:
+    """Index in :data:`ACTIONS` of a play given as positions in its hand row."""
+    key = tuple(sorted(positions))
+    if key not in _ACTION_INDEX:
+        raise ValueError(f"not an action: {list(positions)} (1, 2, 3 or 5 positions in 0..12)")
+    return _ACTION_INDEX[key]
+
+
+def legal_play_mask(
+    hands: npt.ArrayLike,
+    table: Any = None,
+    rules: RulesLike = None,
+    first_play: bool = False,
+    packed: bool = False,
+) -> npt.NDArray[np.bool_] | npt.NDArray[np.uint8]:
+    """Legal plays of each row of ``hands`` (``[N, k]`` ids, k <= 13) as an action mask.
+
+    Bit ``a`` of row ``i`` is set when the cards at positions ``ACTIONS[a]`` of that row are
+    a legal play. Returns bool ``[N, 1664]``, or with ``packed`` the same bits as uint8
+    ``[N, 208]`` (``numpy.unpackbits(m, axis=1, bitorder="little")`` restores them).
+    """
+    arr = _batch_array(hands)
+    bits = _core.banting_legal_play_mask(arr, table, resolve(rules).core, first_play)
+    if packed:
+        return bits
+    return np.unpackbits(bits, axis=1, bitorder="little").astype(bool)
+
+
+def _batch_array(hands: npt.ArrayLike) -> np.ndarray:
     arr = np.asarray(hands)
     if arr.ndim != 2:
         raise ValueError(f"hands must be a 2-D array [N, cards], got shape {arr.shape}")
     if arr.dtype.kind not in "iu":
         raise ValueError(f"hands must hold integer card ids, got dtype {arr.dtype}")
-    return _core.banting_legal_play_counts(arr, table, resolve(rules).core, first_play)
+    return arr
 
 
 def score(cards_left: Sequence[int], rules: RulesLike = None) -> list[int]:
@@ -170,18 +212,22 @@ def _check_cards_left(cards_left: Sequence[int]) -> list[int]:
 
 
 __all__ = [
+    "ACTIONS",
     "CODES",
     "DEFAULT_PRESET",
     "LANGUAGES",
+    "NUM_ACTIONS",
     "PRESETS",
     "RUNS",
     "STRAIGHT_ORDERS",
     "Combo",
     "Rules",
     "Verdict",
+    "action_index",
     "classify",
     "compare",
     "legal_play_counts",
+    "legal_play_mask",
     "legal_plays",
     "score",
     "score_lines",

@@ -127,7 +127,8 @@ def verdict_message(
     """The sentence for a verdict code, naming the cards and combos involved."""
     lang = lang if lang in _MESSAGES else "en"
     cards = " ".join(card_text(c) for c in play or [])
-    fields: dict[str, Any] = {"cards": cards or "nothing", "n": len(play or [])}
+    nothing = "no cards" if lang == "en" else "tanpa kartu"
+    fields: dict[str, Any] = {"cards": cards or nothing, "n": len(play or [])}
     if code == "OK" and play is None:
         return _MESSAGES[lang]["PASS_OK"]
     if code == "NOT_IN_HAND":
