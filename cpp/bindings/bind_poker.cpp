@@ -22,39 +22,166 @@ namespace {
 
 using poker::Strength;
 
-// One evaluated hand: the cards as given and their strength. The label and the best five
-// are derived on demand so that a bare evaluation stays cheap.
-struct HandValue {
-  std::array<int, 7> cards{};
-  int n = 0;
-  Strength strength = 0;
-
-  std::string category() const { return poker::category_name(poker::category_of(strength)); }
-  int category_index() const { return static_cast<int>(poker::category_of(strength)); }
-  std::string label() const { return poker::label(strength); }
-  py::list best() const {
-    std::array<int, 5> idx{};
-    const int m = poker::best_five(cards.data(), n, idx);
-    py::list out(static_cast<std::size_t>(m));
-    for (int i = 0; i < m; ++i) out[static_cast<std::size_t>(i)] = cards[idx[i]];
-    return out;
-  }
-  py::list card_list() const {
-    py::list out(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] = cards[i];
-    return out;
-  }
+// HandValue is a plain CPython type rather than a pybind11 class: a per-hand evaluate()
+// is bound by call and allocation overhead, and this keeps both to the minimum (a
+// METH_FASTCALL function and one small object from Python's allocator). It holds the cards
+// as given and their strength; the label and the best five are derived on demand.
+struct HandValueObject {
+  PyObject_HEAD
+  Strength strength;
+  std::uint8_t n;
+  std::uint8_t cards[7];
 };
 
-HandValue evaluate_cards(py::handle obj) {
-  const std::vector<int> ids = cards_from(obj);
-  const int n = static_cast<int>(ids.size());
-  HandValue hv;
-  hv.strength = poker::evaluate(ids.data(), n);  // throws on a wrong count
-  std::copy(ids.begin(), ids.end(), hv.cards.begin());
-  hv.n = n;
-  return hv;
+PyTypeObject* g_hand_value_type = nullptr;
+PyObject* g_category_names[poker::kNumCategories] = {};
+
+HandValueObject* as_hand_value(PyObject* o) { return reinterpret_cast<HandValueObject*>(o); }
+
+PyObject* hv_strength(PyObject* self, void*) { return PyLong_FromLong(as_hand_value(self)->strength); }
+
+PyObject* hv_category(PyObject* self, void*) {
+  PyObject* name = g_category_names[static_cast<int>(poker::category_of(as_hand_value(self)->strength))];
+  Py_INCREF(name);
+  return name;
 }
+
+PyObject* hv_category_index(PyObject* self, void*) {
+  return PyLong_FromLong(static_cast<long>(poker::category_of(as_hand_value(self)->strength)));
+}
+
+PyObject* hv_label(PyObject* self, void*) {
+  return PyUnicode_FromString(poker::label(as_hand_value(self)->strength).c_str());
+}
+
+PyObject* hv_cards(PyObject* self, void*) {
+  const HandValueObject* hv = as_hand_value(self);
+  PyObject* out = PyList_New(hv->n);
+  if (!out) return nullptr;
+  for (int i = 0; i < hv->n; ++i) PyList_SET_ITEM(out, i, PyLong_FromLong(hv->cards[i]));
+  return out;
+}
+
+PyObject* hv_best(PyObject* self, void*) {
+  const HandValueObject* hv = as_hand_value(self);
+  int ids[7];
+  for (int i = 0; i < hv->n; ++i) ids[i] = hv->cards[i];
+  std::array<int, 5> idx{};
+  const int m = poker::best_five(ids, hv->n, idx);
+  PyObject* out = PyList_New(m);
+  if (!out) return nullptr;
+  for (int i = 0; i < m; ++i) PyList_SET_ITEM(out, i, PyLong_FromLong(ids[idx[static_cast<std::size_t>(i)]]));
+  return out;
+}
+
+PyObject* hv_richcompare(PyObject* a, PyObject* b, int op) {
+  if (!PyObject_TypeCheck(b, g_hand_value_type) || !PyObject_TypeCheck(a, g_hand_value_type)) {
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  const int x = as_hand_value(a)->strength, y = as_hand_value(b)->strength;
+  Py_RETURN_RICHCOMPARE(x, y, op);
+}
+
+Py_hash_t hv_hash(PyObject* self) { return as_hand_value(self)->strength; }
+
+PyObject* hv_repr(PyObject* self) {
+  const Strength st = as_hand_value(self)->strength;
+  const std::string text = std::string("HandValue(category='") +
+                           poker::category_name(poker::category_of(st)) + "', strength=" +
+                           std::to_string(st) + ", label='" + poker::label(st) + "')";
+  return PyUnicode_FromString(text.c_str());
+}
+
+void hv_dealloc(PyObject* self) {
+  PyTypeObject* type = Py_TYPE(self);
+  type->tp_free(self);
+  Py_DECREF(type);
+}
+
+PyGetSetDef kHandValueGetSet[] = {
+    {"strength", hv_strength, nullptr,
+     "One integer, larger is stronger; 3/5/6/7-card hands share the scale.", nullptr},
+    {"category", hv_category, nullptr, "Category name, e.g. 'two_pair'.", nullptr},
+    {"category_index", hv_category_index, nullptr, "0 = high card .. 8 = straight flush.", nullptr},
+    {"label", hv_label, nullptr, "Readable name, e.g. 'Two pair, kings and fives'.", nullptr},
+    {"best", hv_best, nullptr, "Ids of the best five cards (a 3-card hand: its three).", nullptr},
+    {"cards", hv_cards, nullptr, "The ids as given.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyType_Slot kHandValueSlots[] = {
+    {Py_tp_doc, const_cast<char*>("A poker hand's value: category, strength, label, best five.")},
+    {Py_tp_getset, kHandValueGetSet},
+    {Py_tp_richcompare, reinterpret_cast<void*>(hv_richcompare)},
+    {Py_tp_hash, reinterpret_cast<void*>(hv_hash)},
+    {Py_tp_repr, reinterpret_cast<void*>(hv_repr)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(hv_dealloc)},
+    {0, nullptr}};
+
+PyType_Spec kHandValueSpec = {"capsa_fast._core.HandValue", sizeof(HandValueObject), 0,
+                              Py_TPFLAGS_DEFAULT, kHandValueSlots};
+
+// Reads up to 7 integer ids from a list or tuple without building any temporaries;
+// returns the count, or -1 when the input needs the general converter (strings, other
+// iterables, bad values: it produces the right error message).
+int read_int_cards(PyObject* seq, int* out) {
+  if (!PyList_Check(seq) && !PyTuple_Check(seq)) return -1;
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  if (n > 7) return -1;
+  PyObject** items = PySequence_Fast_ITEMS(seq);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!PyLong_CheckExact(items[i])) return -1;
+    const long v = PyLong_AsLong(items[i]);
+    if (v < 0 || v >= kDeckSize) {
+      PyErr_Clear();
+      return -1;
+    }
+    out[i] = static_cast<int>(v);
+  }
+  return static_cast<int>(n);
+}
+
+PyObject* make_hand_value(const int* ids, int n) {
+  const Strength strength = poker::evaluate(ids, n);  // checks the count and duplicates
+  HandValueObject* hv = PyObject_New(HandValueObject, g_hand_value_type);
+  if (!hv) return nullptr;
+  hv->strength = strength;
+  hv->n = static_cast<std::uint8_t>(n);
+  for (int i = 0; i < n; ++i) hv->cards[i] = static_cast<std::uint8_t>(ids[i]);
+  return reinterpret_cast<PyObject*>(hv);
+}
+
+// evaluate(cards) with one sequence or string, or evaluate(c1, c2, ...) with the cards as
+// separate arguments.
+PyObject* evaluate_fast(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  try {
+    int ids[7];
+    if (nargs == 1) {
+      const int n = read_int_cards(args[0], ids);
+      if (n >= 0) return make_hand_value(ids, n);
+      const std::vector<int> parsed = cards_from(args[0]);
+      return make_hand_value(parsed.data(), static_cast<int>(parsed.size()));
+    }
+    py::tuple items(nargs);
+    for (Py_ssize_t i = 0; i < nargs; ++i)
+      items[static_cast<std::size_t>(i)] = py::reinterpret_borrow<py::object>(args[i]);
+    const std::vector<int> parsed = cards_from(items);
+    return make_hand_value(parsed.data(), static_cast<int>(parsed.size()));
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (const std::invalid_argument& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+PyMethodDef kEvaluateDef = {
+    "evaluate", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&evaluate_fast)),
+    METH_FASTCALL,
+    "evaluate(cards) -> HandValue\n\nEvaluate 3, 5, 6 or 7 cards (ids or strings) in poker "
+    "order; evaluate(c1, c2, ...) also works. Raises ValueError naming a bad card, a "
+    "duplicate or a wrong count."};
 
 std::string row_problem(const std::vector<long long>& row) {
   std::uint64_t seen = 0;
@@ -166,28 +293,14 @@ void check_strength(long s) {
 }  // namespace
 
 void bind_poker(py::module_& m) {
-  py::class_<HandValue>(m, "HandValue", "A poker hand's value: category, strength, label.")
-      .def_readonly("strength", &HandValue::strength,
-                    "One integer, larger is stronger; 3/5/6/7-card hands share the scale.")
-      .def_property_readonly("category", &HandValue::category)
-      .def_property_readonly("category_index", &HandValue::category_index)
-      .def_property_readonly("label", &HandValue::label)
-      .def_property_readonly("best", &HandValue::best,
-                             "Ids of the best five cards (a 3-card hand: its three).")
-      .def_property_readonly("cards", &HandValue::card_list)
-      .def("__eq__", [](const HandValue& a, const HandValue& b) { return a.strength == b.strength; })
-      .def("__lt__", [](const HandValue& a, const HandValue& b) { return a.strength < b.strength; })
-      .def("__le__", [](const HandValue& a, const HandValue& b) { return a.strength <= b.strength; })
-      .def("__gt__", [](const HandValue& a, const HandValue& b) { return a.strength > b.strength; })
-      .def("__ge__", [](const HandValue& a, const HandValue& b) { return a.strength >= b.strength; })
-      .def("__hash__", [](const HandValue& a) { return static_cast<py::ssize_t>(a.strength); })
-      .def("__repr__", [](const HandValue& h) {
-        return "HandValue(category='" + h.category() + "', strength=" +
-               std::to_string(h.strength) + ", label='" + h.label() + "')";
-      });
-
-  m.def("evaluate", &evaluate_cards, py::arg("cards"),
-        "Evaluate 3, 5, 6 or 7 cards (ids or strings) in poker order.");
+  g_hand_value_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&kHandValueSpec));
+  if (!g_hand_value_type) throw py::error_already_set();
+  for (int c = 0; c < poker::kNumCategories; ++c) {
+    g_category_names[c] = PyUnicode_InternFromString(poker::category_name(static_cast<poker::Category>(c)));
+  }
+  m.attr("HandValue") = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(g_hand_value_type));
+  m.attr("evaluate") = py::reinterpret_steal<py::object>(
+      PyCFunction_NewEx(&kEvaluateDef, nullptr, m.attr("__name__").ptr()));
   m.def("evaluate_batch", &evaluate_batch, py::arg("hands"), py::arg("validate") = true,
         py::arg("threads") = 1);
   m.def(
