@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import banting, poker
+from . import banting, poker, susun
 from ._core import card_id, format_cards, parse_cards
 
 try:
@@ -17,4 +17,4 @@ try:
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0"
 
-__all__ = ["__version__", "banting", "card_id", "format_cards", "parse_cards", "poker"]
+__all__ = ["__version__", "banting", "card_id", "format_cards", "parse_cards", "poker", "susun"]

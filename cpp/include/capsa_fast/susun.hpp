@@ -1,0 +1,117 @@
+// Capsa Susun (13-card Chinese poker): row order, fouls, bonus rows, the arrangement
+// search over all 72,072 splits, and table scoring (RULES.md section 4).
+//
+// Rows compare in poker order (poker.hpp). A row key puts 3- and 5-card rows on one scale,
+// larger = stronger, and includes the suit tiebreak when the rules ask for it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "capsa_fast/cards.hpp"
+#include "capsa_fast/poker.hpp"
+
+namespace capsa_fast::susun {
+
+enum Position : int { kTop = 0, kMiddle = 1, kBottom = 2 };
+// Bonus table columns: the nine poker categories, then the royal flush.
+inline constexpr int kRoyalFlush = poker::kNumCategories;
+inline constexpr int kBonusColumns = poker::kNumCategories + 1;
+
+struct Rules {
+  bool suit_tiebreak = true;
+  // bonus[position][category or kRoyalFlush]: the value of a won row of that kind in that
+  // position; 0 = not a bonus row. A royal flush without its own entry counts as a
+  // straight flush.
+  std::array<std::array<int, kBonusColumns>, 3> bonus{};
+  int sweep_multiplier = 2;
+  int super_multiplier = 4;  // 0 = no super
+  int super_min_players = 4;
+  int majority_bonus = 0;
+  int foul_points = 12;
+  int dragon_points = 208;  // 0 = dragons are arranged as usual
+};
+
+using RowKey = std::uint16_t;
+inline constexpr int kNumRowKeys = (poker::kMaxStrength + 1) * 4;
+
+// Order key of a 3- or 5-card row: strength * 4 plus, with the suit tiebreak, the
+// position (d < c < h < s) of the highest card of the deciding group; flushes with the
+// tiebreak order by suit first, then ranks. Contract: distinct ids, n = 3 or 5.
+RowKey row_key(const int* cards, int n, bool suit_tiebreak) noexcept;
+
+// Bonus value of a row in a position (0 when it is not a bonus row there).
+int bonus_value(poker::Strength s, Position pos, const Rules& rules) noexcept;
+
+// True when the 13 cards hold all 13 ranks.
+bool is_dragon(const int* cards13) noexcept;
+
+// P(row) of RULES.md 4.4 as an exact integer in units of 1/kPercentileDenominator:
+// (2 * hands beaten + hands tied) scaled so 3- and 5-card rows share one denominator.
+inline constexpr std::uint32_t kPercentileDenominator = 25'989'600;  // lcm(2*22100, 2*2598960)
+std::uint32_t percentile_units(RowKey key, int n, bool suit_tiebreak) noexcept;
+
+// A split of a 13-card hand: indices into the hand, top 3, middle 5, bottom 5.
+struct Split {
+  std::array<std::uint8_t, 3> top{};
+  std::array<std::uint8_t, 5> middle{};
+  std::array<std::uint8_t, 5> bottom{};
+};
+
+enum class Strategy : std::uint8_t { kPercentile, kNaive, kEv };
+
+// Row win-probability curves for the ev strategy: for each position, P(win a row against
+// a random realistic opponent's row) as a function of the row key.
+struct EvModel {
+  std::vector<float> win[3];   // P(our row beats theirs), each kNumRowKeys long
+  std::vector<float> tie[3];   // P(rows tie)
+  std::vector<float> loss[3];  // expected points a lost row costs (their bonus or 1)
+  int opponents = 3;           // table size - 1, for the super term
+  bool loaded() const noexcept { return !win[0].empty(); }
+};
+
+// Expected points against one opponent of an arrangement whose rows have these win, tie
+// and loss-value figures and these bonus values (0 = plain), combining the rows with the
+// exact scoring: sweep and super multipliers on plain rows, bonus rows unmultiplied, the
+// majority bonus. Rows are treated as independent.
+double expected_points(const float* p, const float* t, const float* lossv, const int* bonus,
+                       const Rules& rules, int opponents) noexcept;
+
+struct Arrangement {
+  Split split;
+  double score = 0;  // percentile: P sum; ev: expected points per opponent; naive: 0
+  bool fouled = false;
+};
+
+// The number of non-fouled splits among the 72,072. Contract: 13 distinct ids.
+int count_valid(const int* cards13, const Rules& rules) noexcept;
+
+// The best `k` non-fouled arrangements under `strategy`, best first (fewer if fewer
+// exist; a hand with none returns its best fouled split with fouled = true).
+std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strategy strategy,
+                                 int k, const EvModel* model);
+
+// Table scoring for 2-4 players (RULES.md 4.2). Each player: three row keys and bonus
+// values, fouled, dragon. Fills points_between[i][j] = points i wins from j (antisymmetric)
+// and row_winner[i][j][r] = 1 / 0 / -1 for i against j in row r.
+struct PlayerRows {
+  std::array<RowKey, 3> key{};
+  std::array<int, 3> bonus{};
+  bool fouled = false;
+  bool dragon = false;
+};
+struct TableResult {
+  std::vector<int> points;
+  std::vector<std::vector<int>> between;
+  std::vector<std::vector<std::array<int, 3>>> row_winner;
+  std::vector<std::vector<int>> multiplier;  // the multiplier applied to plain rows, 1 if none
+  std::vector<bool> super_player;
+};
+TableResult score_table(const std::vector<PlayerRows>& players, const Rules& rules);
+
+// Rows of an arranged player: keys, bonus values, fouled (and never dragon).
+PlayerRows player_rows(const int* top3, const int* middle5, const int* bottom5,
+                       const Rules& rules) noexcept;
+
+}  // namespace capsa_fast::susun

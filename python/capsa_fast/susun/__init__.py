@@ -1,0 +1,257 @@
+"""Capsa Susun (13-card Chinese poker): rows, fouls, arrangement search and table scoring.
+
+Every function takes ``rules``: a :class:`Rules`, a preset name, a dict
+``{"preset": name, **overrides}``, or None for the default preset ``capsa-susun``.
+Cards are ids or strings as everywhere in capsa_fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import _core
+from .ev import ev_model
+from .rules import DEFAULT_PRESET, POSITIONS, PRESETS, Rules, resolve
+
+RulesLike = Rules | Mapping[str, Any] | str | None
+STRATEGIES = ("ev", "percentile", "naive")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of an arrangement."""
+
+    position: str
+    cards: list[int]
+    category: str
+    strength: int  # the row key under the rules: larger is stronger, top and middle comparable
+    label: str
+    bonus: int  # the row's bonus value in its position, 0 when it is not a bonus row
+
+
+@dataclass(frozen=True)
+class Check:
+    """The verdict on an arrangement: fouled or not, and each row."""
+
+    fouled: bool
+    out_of_order: list[str]
+    rows: list[Row]
+    special: str | None  # "dragon" when the 13 cards hold every rank (and dragons count)
+
+    @property
+    def bonus(self) -> dict[str, int]:
+        return {r.position: r.bonus for r in self.rows if r.bonus}
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """A chosen arrangement: rows as card ids, its score under the strategy."""
+
+    top: list[int]
+    middle: list[int]
+    bottom: list[int]
+    score: float
+    valid_arrangements: int
+    special: str | None
+    strategy: str = "ev"
+
+
+@dataclass(frozen=True)
+class TableScore:
+    """Scores of a table: per player, and per pair of players."""
+
+    points: list[int]
+    money: list[float]
+    fee: list[float]
+    fee_total: float
+    pairs: list[dict[str, Any]] = field(default_factory=list)
+    arrangements: list[Arrangement | None] = field(default_factory=list)
+
+
+def _row_cards(cards: Any, n: int, what: str) -> list[int]:
+    ids = _core.parse_cards(cards)
+    if len(ids) != n:
+        raise ValueError(f"{what} holds {n} cards, got {len(ids)}")
+    return ids
+
+
+def row_key(cards: Any, rules: RulesLike = None) -> int:
+    """Order key of a 3- or 5-card row under ``rules`` (larger is stronger)."""
+    return int(_core.susun_row_key(cards, resolve(rules).suit_tiebreak))
+
+
+def percentile(cards: Any, rules: RulesLike = None) -> float:
+    """P(row): the share of all rows of its size it beats, ties counting half (RULES 4.4)."""
+    return float(_core.susun_percentile(cards, resolve(rules).suit_tiebreak))
+
+
+def _is_dragon(ids: Sequence[int], rules: Rules) -> bool:
+    return rules.dragon_points > 0 and len({c // 4 for c in ids}) == 13
+
+
+def check(top: Any, middle: Any, bottom: Any, rules: RulesLike = None) -> Check:
+    """Rows, fouls and bonus rows of an arrangement (bottom >= middle >= top is valid)."""
+    r = resolve(rules)
+    rows_cards = [
+        _row_cards(top, 3, "the top row"),
+        _row_cards(middle, 5, "the middle row"),
+        _row_cards(bottom, 5, "the bottom row"),
+    ]
+    keys, bonus, fouled, _ = _core.susun_player_rows(*rows_cards, r.core)
+    rows = []
+    for position, cards, key, value in zip(POSITIONS, rows_cards, keys, bonus, strict=True):
+        hv = _core.evaluate(cards)
+        rows.append(Row(position, cards, hv.category, int(key), hv.label, int(value)))
+    out_of_order = []
+    if keys[0] > keys[1]:
+        out_of_order.append("top>middle")
+    if keys[1] > keys[2]:
+        out_of_order.append("middle>bottom")
+    all_cards = [c for cards in rows_cards for c in cards]
+    special = "dragon" if _is_dragon(all_cards, r) else None
+    return Check(bool(fouled), out_of_order, rows, special)
+
+
+def count_valid(hand: Any, rules: RulesLike = None) -> int:
+    """How many of the 72,072 ways to split these 13 cards are not fouled."""
+    return int(_core.susun_count_valid(hand, resolve(rules).core))
+
+
+def _model_for(strategy: str, r: Rules) -> Any:
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
+    return ev_model(r) if strategy == "ev" else None
+
+
+def arrange(
+    hand: Any, rules: RulesLike = None, strategy: str = "ev", top_k: int | None = None
+) -> Arrangement | list[Arrangement]:
+    """The best arrangement of 13 cards under ``strategy`` (``ev``, ``percentile``, ``naive``).
+
+    ``percentile`` maximises P(top) + P(middle) + P(bottom) exactly; ``ev`` maximises the
+    expected points against realistic opponents; ``naive`` takes the strongest bottom row,
+    then the strongest middle row. With ``top_k``, returns the k best as a list.
+    """
+    r = resolve(rules)
+    model = _model_for(strategy, r)
+    if top_k is not None and (isinstance(top_k, bool) or not 1 <= top_k <= 1000):
+        raise ValueError(f"top_k must be an integer in 1..1000, got {top_k!r}")
+    found, valid, dragon = _core.susun_arrange(hand, r.core, strategy, top_k or 1, model)
+    special = "dragon" if dragon and r.dragon_points > 0 else None
+    result = [
+        Arrangement(top, middle, bottom, float(score), int(valid), special, strategy)
+        for top, middle, bottom, score, _ in found
+    ]
+    return result if top_k is not None else result[0]
+
+
+def arrange_batch(
+    hands: npt.ArrayLike, rules: RulesLike = None, strategy: str = "ev", threads: int = 1
+) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.float64]]:
+    """Arrange many hands in C++: ``[N, 13]`` ids in; ``([N, 13] ids as top 3, middle 5,
+    bottom 5, [N] scores)`` out. ``threads`` splits the batch (2 uses both cores here)."""
+    r = resolve(rules)
+    arr = np.asarray(hands)
+    if arr.ndim != 2 or arr.shape[1] != 13:
+        raise ValueError(f"hands must be an array [N, 13] of card ids, got shape {arr.shape}")
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"hands must hold integer card ids, got dtype {arr.dtype}")
+    return _core.susun_arrange_batch(arr, r.core, strategy, threads, _model_for(strategy, r))
+
+
+def score(players: Sequence[Any], rules: RulesLike = None, stake: float = 1) -> TableScore:
+    """Score a table of 2-4 players (RULES.md 4.2); zero-sum.
+
+    Each player is ``{"top", "middle", "bottom"}`` (arranged rows) or ``{"hand"}`` (13 cards,
+    arranged with the ev strategy), or a 3-tuple of rows.
+    """
+    r = resolve(rules)
+    if not 2 <= len(players) <= 4:
+        raise ValueError(f"a Susun table has 2 to 4 players, got {len(players)}")
+    if isinstance(stake, bool) or not isinstance(stake, int | float) or not stake >= 0:
+        raise ValueError(f"stake must be a non-negative number, got {stake!r}")
+    seen: dict[int, int] = {}
+    entries = []
+    arrangements: list[Arrangement | None] = []
+    for i, player in enumerate(players):
+        if isinstance(player, Mapping) and "hand" in player:
+            if set(player) != {"hand"}:
+                raise ValueError(f"player {i}: give either 'hand' or 'top', 'middle', 'bottom'")
+            hand = _row_cards(player["hand"], 13, f"player {i}'s hand")
+            arranged = arrange(hand, r)
+            assert isinstance(arranged, Arrangement)
+            rows = [arranged.top, arranged.middle, arranged.bottom]
+            arrangements.append(arranged)
+        else:
+            if isinstance(player, Mapping):
+                missing = [p for p in POSITIONS if p not in player]
+                extra = sorted(set(player) - set(POSITIONS))
+                if missing or extra:
+                    raise ValueError(
+                        f"player {i}: expected 'top', 'middle', 'bottom' (or 'hand'); "
+                        f"missing {missing}, unknown {extra}"
+                    )
+                given = [player[p] for p in POSITIONS]
+            else:
+                given = list(player)
+                if len(given) != 3:
+                    raise ValueError(f"player {i}: expected three rows")
+            rows = [
+                _row_cards(given[0], 3, f"player {i}'s top row"),
+                _row_cards(given[1], 5, f"player {i}'s middle row"),
+                _row_cards(given[2], 5, f"player {i}'s bottom row"),
+            ]
+            arrangements.append(None)
+        for card in (c for row in rows for c in row):
+            if card in seen:
+                name = _core.format_cards([card])[0]
+                where = "twice" if seen[card] == i else f"also held by player {seen[card]}"
+                raise ValueError(f"duplicate card: {name} (player {i}, {where})")
+            seen[card] = i
+        keys, bonus, fouled, _ = _core.susun_player_rows(*rows, r.core)
+        dragon = _is_dragon([c for row in rows for c in row], r)
+        entries.append((list(keys), list(bonus), bool(fouled), dragon))
+    points, between, row_winner, multiplier, supers = _core.susun_score_table(entries, r.core)
+    money = [p * stake for p in points]
+    fee = [r.room_fee * m if m > 0 else 0.0 for m in money]
+    pairs = []
+    for i in range(len(players)):
+        for j in range(i + 1, len(players)):
+            pairs.append({
+                "players": [i, j],
+                "rows": {POSITIONS[k]: int(row_winner[i][j][k]) for k in range(3)},
+                "multiplier": [int(multiplier[i][j]), int(multiplier[j][i])],
+                "points": [int(between[i][j]), int(between[j][i])],
+                "fouled": [entries[i][2], entries[j][2]],
+                "dragon": [entries[i][3], entries[j][3]],
+                "super": [bool(supers[i]), bool(supers[j])],
+            })
+    return TableScore(
+        points=[int(p) for p in points], money=money, fee=fee, fee_total=sum(fee),
+        pairs=pairs, arrangements=arrangements,
+    )
+
+
+__all__ = [
+    "DEFAULT_PRESET",
+    "POSITIONS",
+    "PRESETS",
+    "STRATEGIES",
+    "Arrangement",
+    "Check",
+    "Row",
+    "Rules",
+    "TableScore",
+    "arrange",
+    "arrange_batch",
+    "check",
+    "count_valid",
+    "percentile",
+    "row_key",
+    "score",
+]

@@ -1,0 +1,100 @@
+"""The ``ev`` strategy's model of realistic opponents (RULES.md 4.4).
+
+The shipped data (``data/ev_tiebreak.npz``, ``data/ev_plain.npz``) holds, for each row
+position, how often each row key appeared in simulated deals where every player arranged
+with a baseline strategy (see :mod:`capsa_fast.susun.gen_ev_model`, which regenerates it).
+From those counts and a rule set this module builds, per position and row key:
+
+- ``win``: P(our row beats a realistic opponent's row in that position);
+- ``tie``: P(the rows tie) (0 with the suit tiebreak except for identical keys);
+- ``loss``: the expected points a lost row costs: the opponent's bonus value for that row
+  under the rules, or 1, averaged over the opponent rows that beat ours.
+
+The C++ search then combines the three rows with the exact scoring (sweeps, super,
+majority bonus, bonus rows). Assumptions: opponents' rows are independent of ours and of
+each other, and are distributed as in the simulation; opponents do not foul.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import _core
+from ..poker import CATEGORIES, MAX_STRENGTH
+from .rules import POSITIONS, Rules
+
+DATA_DIR = Path(__file__).with_name("data")
+NUM_KEYS: int = _core.SUSUN_NUM_ROW_KEYS
+
+
+def data_path(suit_tiebreak: bool) -> Path:
+    return DATA_DIR / ("ev_tiebreak.npz" if suit_tiebreak else "ev_plain.npz")
+
+
+@lru_cache(maxsize=2)
+def key_strengths(suit_tiebreak: bool) -> np.ndarray:
+    """The poker strength behind each row key (0 for keys no row has)."""
+    return np.asarray(_core.susun_key_strengths(suit_tiebreak))
+
+
+@lru_cache(maxsize=2)
+def load_counts(suit_tiebreak: bool) -> np.ndarray:
+    """Simulated opponent row-key counts, shape [3 positions, NUM_KEYS]."""
+    with np.load(data_path(suit_tiebreak)) as data:
+        counts = np.asarray(data["counts"], dtype=np.float64)
+    if counts.shape != (3, NUM_KEYS):
+        raise ValueError(f"{data_path(suit_tiebreak)}: expected counts of shape (3, {NUM_KEYS})")
+    return counts
+
+
+def row_values(rules: Rules) -> np.ndarray:
+    """Points a won row is worth, per position and row key: its bonus value, or 1."""
+    strengths = key_strengths(rules.suit_tiebreak)
+    starts = np.asarray(_core.CATEGORY_STARTS)
+    category = np.clip(np.searchsorted(starts, strengths, side="right") - 1, 0, 8)
+    values = np.ones((3, NUM_KEYS))
+    for p, position in enumerate(POSITIONS):
+        table = rules.bonus_rows.get(position, {})
+        for c, name in enumerate(CATEGORIES):
+            if table.get(name, 0) > 0:
+                values[p, category == c] = table[name]
+        royal = table.get("royal_flush", 0)
+        if royal > 0:
+            values[p, strengths == MAX_STRENGTH] = royal
+    return values
+
+
+def curves(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(win, tie, loss), each [3, NUM_KEYS] float32, for ``rules``."""
+    counts = load_counts(rules.suit_tiebreak)
+    totals = counts.sum(axis=1, keepdims=True)
+    below = np.cumsum(counts, axis=1) - counts
+    win = below / totals
+    tie = counts / totals
+    values = row_values(rules)
+    # Expected value of the opponent rows strictly above each key.
+    weighted = counts * values
+    above_count = totals - below - counts
+    above_value = weighted.sum(axis=1, keepdims=True) - np.cumsum(weighted, axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        loss = np.where(above_count > 0, above_value / np.maximum(above_count, 1e-12), 1.0)
+    return win.astype(np.float32), tie.astype(np.float32), loss.astype(np.float32)
+
+
+_MODELS: dict[str, Any] = {}
+
+
+def ev_model(rules: Rules, players: int = 4) -> Any:
+    """The C++ model for ``rules`` at a table of ``players`` (cached per rule set)."""
+    key = json.dumps([rules.to_dict(), players], sort_keys=True)
+    model = _MODELS.get(key)
+    if model is None:
+        win, tie, loss = curves(rules)
+        model = _core.SusunEvModel(win.tolist(), tie.tolist(), loss.tolist(), players - 1)
+        _MODELS[key] = model
+    return model

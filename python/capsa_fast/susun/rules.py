@@ -1,0 +1,187 @@
+"""Capsa Susun table rules as data (RULES.md 4.1-4.3).
+
+Presets are rows of :data:`PRESETS`; ``Rules.preset(name, **overrides)`` layers overrides
+on a row. An override of ``bonus_rows`` replaces the whole table.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import _core
+
+POSITIONS = ("top", "middle", "bottom")
+CATEGORIES: tuple[str, ...] = tuple(_core.CATEGORIES)
+BONUS_KINDS = (*CATEGORIES, "royal_flush")
+# A 3-card top row can only be high card, a pair or three of a kind.
+TOP_KINDS = ("high_card", "pair", "three_of_a_kind")
+
+_DEFAULT_BONUS = {
+    "top": {"three_of_a_kind": 5},
+    "middle": {"full_house": 3, "four_of_a_kind": 14, "straight_flush": 18, "royal_flush": 22},
+    "bottom": {"four_of_a_kind": 7, "straight_flush": 9, "royal_flush": 11},
+}
+_NO_BONUS: dict[str, dict[str, int]] = {"top": {}, "middle": {}, "bottom": {}}
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "capsa-susun": {
+        "suit_tiebreak": True, "bonus_rows": _DEFAULT_BONUS, "sweep_multiplier": 2,
+        "super_multiplier": 4, "super_min_players": 4, "majority_bonus": 0,
+        "foul_points": 12, "dragon_points": 208, "room_fee": 0.03,
+    },
+    "classic": {
+        "suit_tiebreak": False, "bonus_rows": _NO_BONUS, "sweep_multiplier": 2,
+        "super_multiplier": 0, "super_min_players": 4, "majority_bonus": 0,
+        "foul_points": 6, "dragon_points": 0, "room_fee": 0.0,
+    },
+    "two-four": {
+        "suit_tiebreak": False, "bonus_rows": _NO_BONUS, "sweep_multiplier": 1,
+        "super_multiplier": 0, "super_min_players": 4, "majority_bonus": 1,
+        "foul_points": 4, "dragon_points": 0, "room_fee": 0.0,
+    },
+}
+DEFAULT_PRESET = "capsa-susun"
+
+_INT_RANGES = {
+    "sweep_multiplier": (1, 100),
+    "super_multiplier": (0, 100),
+    "super_min_players": (2, 4),
+    "majority_bonus": (0, 1000),
+    "foul_points": (0, 10_000),
+    "dragon_points": (0, 100_000),
+}
+
+
+def _check_int(name: str, value: Any) -> int:
+    lo, hi = _INT_RANGES[name]
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(f"{name} must be an integer in {lo}..{hi}, got {value!r}")
+    return value
+
+
+def _check_bonus(value: Any) -> dict[str, dict[str, int]]:
+    if not isinstance(value, Mapping):
+        raise ValueError("bonus_rows must be an object {position: {kind: points}}")
+    table: dict[str, dict[str, int]] = {p: {} for p in POSITIONS}
+    for position, kinds in value.items():
+        if position not in POSITIONS:
+            raise ValueError(
+                f"bonus_rows: unknown position {position!r} (known: {', '.join(POSITIONS)})"
+            )
+        if not isinstance(kinds, Mapping):
+            raise ValueError(f"bonus_rows.{position} must be an object {{kind: points}}")
+        allowed = TOP_KINDS if position == "top" else BONUS_KINDS
+        for kind, points in kinds.items():
+            if kind not in allowed:
+                raise ValueError(
+                    f"bonus_rows.{position}: unknown kind {kind!r} (known: {', '.join(allowed)})"
+                )
+            if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 10_000:
+                raise ValueError(
+                    f"bonus_rows.{position}.{kind} must be an integer in 0..10000, got {points!r}"
+                )
+            table[position][kind] = points
+    return table
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One Capsa Susun rule set. Build with :meth:`preset` or :meth:`from_dict`."""
+
+    suit_tiebreak: bool = True
+    bonus_rows: Mapping[str, Mapping[str, int]] = field(
+        default_factory=lambda: copy.deepcopy(_DEFAULT_BONUS)
+    )
+    sweep_multiplier: int = 2
+    super_multiplier: int = 4
+    super_min_players: int = 4
+    majority_bonus: int = 0
+    foul_points: int = 12
+    dragon_points: int = 208
+    room_fee: float = 0.03
+    preset_name: str = DEFAULT_PRESET
+    _core_rules: Any = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def preset(cls, name: str = DEFAULT_PRESET, **overrides: Any) -> Rules:
+        """The preset ``name`` with ``overrides`` (setting=value) applied."""
+        if name not in PRESETS:
+            raise ValueError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
+        settings = copy.deepcopy(PRESETS[name])
+        for key, value in overrides.items():
+            if key not in settings:
+                raise ValueError(f"unknown setting {key!r} (known: {', '.join(settings)})")
+            settings[key] = value
+        if not isinstance(settings["suit_tiebreak"], bool):
+            raise ValueError(
+                f"suit_tiebreak must be true or false, got {settings['suit_tiebreak']!r}"
+            )
+        fee = settings["room_fee"]
+        if isinstance(fee, bool) or not isinstance(fee, int | float) or not 0 <= fee < 1:
+            raise ValueError(f"room_fee must be a number in 0..1 (a fraction), got {fee!r}")
+        return cls(
+            suit_tiebreak=settings["suit_tiebreak"],
+            bonus_rows=_check_bonus(settings["bonus_rows"]),
+            room_fee=float(fee),
+            preset_name=name,
+            **{k: _check_int(k, settings[k]) for k in _INT_RANGES},
+        )
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Rules:
+        """From ``{"preset": name, **overrides}``, as the HTTP API sends it."""
+        data = dict(data or {})
+        name = data.pop("preset", DEFAULT_PRESET)
+        if not isinstance(name, str):
+            raise ValueError(f"preset must be a string, got {name!r}")
+        return cls.preset(name, **data)
+
+    def __post_init__(self) -> None:
+        bonus = [
+            [int(self.bonus_rows.get(p, {}).get(kind, 0)) for kind in BONUS_KINDS]
+            for p in POSITIONS
+        ]
+        core = _core.SusunRules(
+            self.suit_tiebreak, bonus, self.sweep_multiplier, self.super_multiplier,
+            self.super_min_players, self.majority_bonus, self.foul_points, self.dragon_points,
+        )
+        object.__setattr__(self, "_core_rules", core)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every setting, JSON-ready, with the preset it started from."""
+        return {
+            "preset": self.preset_name,
+            "suit_tiebreak": self.suit_tiebreak,
+            "bonus_rows": {p: dict(self.bonus_rows.get(p, {})) for p in POSITIONS},
+            "sweep_multiplier": self.sweep_multiplier,
+            "super_multiplier": self.super_multiplier,
+            "super_min_players": self.super_min_players,
+            "majority_bonus": self.majority_bonus,
+            "foul_points": self.foul_points,
+            "dragon_points": self.dragon_points,
+            "room_fee": self.room_fee,
+        }
+
+    @property
+    def core(self) -> Any:
+        """The C++ rule set."""
+        return self._core_rules
+
+
+_DEFAULT = Rules.preset(DEFAULT_PRESET)
+
+
+def resolve(rules: Rules | Mapping[str, Any] | str | None) -> Rules:
+    """Rules from a Rules, a dict ``{"preset": ..., ...}``, a preset name, or None (default)."""
+    if rules is None:
+        return _DEFAULT
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.preset(rules)
+    if isinstance(rules, Mapping):
+        return Rules.from_dict(rules)
+    raise ValueError(f"rules must be a Rules, a preset name or a dict, got {rules!r}")
