@@ -86,6 +86,7 @@ void bind_susun(py::module_& m) {
                model.loss[p] = loss[p];
              }
              model.opponents = opponents;
+             model.pack();
              return model;
            }),
            py::arg("win"), py::arg("tie"), py::arg("loss"), py::arg("opponents"));

@@ -10,13 +10,64 @@ namespace capsa_fast::susun {
 namespace {
 
 constexpr unsigned kAll13 = (1u << 13) - 1;
+constexpr int kNumThrees = 286;   // C(13, 3)
+constexpr int kNumFives = 1287;   // C(13, 5)
+constexpr int kPairsPerTop = 126; // unordered splits of 10 positions into two fives
 
-// Everything the split search reads, per subset of the 13 positions (a 13-bit mask).
-// Only the entries of 3- and 5-subsets are written and read, so nothing is zeroed.
+// The shape of every arrangement, the same for all hands. Subsets of the 13 positions are
+// numbered in the order of nested loops a < b < c (< d < e); for each of the 286 top rows,
+// the 126 ways to split the other 10 positions into two unordered 5-sets, by number. With
+// a top row fixed, each split is one arrangement: the stronger five is the bottom row and
+// the weaker one the middle row. The per-hand tables below are indexed by these numbers,
+// so the whole search works on a few KB that stay in L1.
+struct Splits {
+  std::array<std::uint16_t, kNumThrees> three_mask{};
+  std::array<std::uint16_t, kNumFives> five_mask{};
+  std::array<std::array<std::array<std::uint16_t, 2>, kPairsPerTop>, kNumThrees> fives{};
+  Splits() {
+    std::array<std::uint16_t, 8192> five_number{};
+    int n3 = 0, n5 = 0;
+    for (int a = 0; a < 13; ++a)
+      for (int b = a + 1; b < 13; ++b)
+        for (int c = b + 1; c < 13; ++c) {
+          const unsigned m3 = 1u << a | 1u << b | 1u << c;
+          three_mask[static_cast<std::size_t>(n3++)] = static_cast<std::uint16_t>(m3);
+          for (int d = c + 1; d < 13; ++d)
+            for (int e = d + 1; e < 13; ++e) {
+              const unsigned m5 = m3 | 1u << d | 1u << e;
+              five_number[m5] = static_cast<std::uint16_t>(n5);
+              five_mask[static_cast<std::size_t>(n5++)] = static_cast<std::uint16_t>(m5);
+            }
+        }
+    for (std::size_t i = 0; i < kNumThrees; ++i) {
+      const unsigned rest = kAll13 ^ three_mask[i];
+      const unsigned first = rest & (~rest + 1);
+      std::size_t m = 0;
+      for (unsigned x = rest; x; x = (x - 1) & rest) {  // every subset of rest
+        if (!(x & first) || popcount(x) != 5) continue;
+        fives[i][m++] = {five_number[x], five_number[rest ^ x]};
+      }
+    }
+  }
+  static int popcount(unsigned x) {
+    int n = 0;
+    for (; x; x &= x - 1) ++n;
+    return n;
+  }
+};
+const Splits& splits() {
+  static const Splits s;
+  return s;
+}
+
+// Everything the search reads about one hand, by subset number.
 struct SubsetTables {
-  std::array<RowKey, 8192> key;            // 3- and 5-subsets
-  std::array<std::uint32_t, 8192> units;   // percentile units (3- and 5-subsets)
-  std::array<poker::Strength, 8192> strength;
+  std::array<RowKey, kNumThrees> key3;
+  std::array<RowKey, kNumFives> key5;
+  std::array<std::uint32_t, kNumThrees> units3;  // percentile units
+  std::array<std::uint32_t, kNumFives> units5;
+  std::array<poker::Strength, kNumThrees> strength3;
+  std::array<poker::Strength, kNumFives> strength5;
 };
 
 // Per strength: the rank whose highest suit breaks ties, and whether it is a flush.
@@ -60,68 +111,26 @@ void build_tables(const int* cards13, const Rules& rules, bool with_units, Subse
   auto key_of = [&](poker::Strength st, unsigned subset) {
     return tb ? tiebreak_key(st, subset, cards13, rank_positions) : static_cast<RowKey>(st * 4);
   };
+  std::size_t n3 = 0, n5 = 0;
   for (int a = 0; a < 13; ++a)
     for (int b = a + 1; b < 13; ++b)
-      for (int d = b + 1; d < 13; ++d) {
-        const unsigned m3 = 1u << a | 1u << b | 1u << d;
-        const poker::Strength s3 = poker::evaluate3(cards13[a], cards13[b], cards13[d]);
-        const RowKey k3 = key_of(s3, m3);
-        t.key[m3] = k3;
-        t.strength[m3] = s3;
-        if (with_units) t.units[m3] = u3[k3];
-        for (int e = d + 1; e < 13; ++e)
-          for (int f = e + 1; f < 13; ++f) {
-            const unsigned m5 = m3 | 1u << e | 1u << f;
+      for (int c = b + 1; c < 13; ++c) {
+        const unsigned m3 = 1u << a | 1u << b | 1u << c;
+        const poker::Strength s3 = poker::evaluate3(cards13[a], cards13[b], cards13[c]);
+        t.key3[n3] = key_of(s3, m3);
+        t.strength3[n3] = s3;
+        if (with_units) t.units3[n3] = u3[t.key3[n3]];
+        ++n3;
+        for (int d = c + 1; d < 13; ++d)
+          for (int e = d + 1; e < 13; ++e) {
             const poker::Strength s5 =
-                poker::evaluate5(cards13[a], cards13[b], cards13[d], cards13[e], cards13[f]);
-            const RowKey k5 = key_of(s5, m5);
-            t.key[m5] = k5;
-            t.strength[m5] = s5;
-            if (with_units) t.units[m5] = u5[k5];
+                poker::evaluate5(cards13[a], cards13[b], cards13[c], cards13[d], cards13[e]);
+            t.key5[n5] = key_of(s5, m3 | 1u << d | 1u << e);
+            t.strength5[n5] = s5;
+            if (with_units) t.units5[n5] = u5[t.key5[n5]];
+            ++n5;
           }
       }
-}
-
-// Every arrangement of 13 positions, fixed once for all hands: for each of the 286 top
-// rows, the 126 ways to split the other 10 positions into two unordered 5-sets. With a top
-// row fixed, each split is one arrangement: the stronger five is the bottom row and the
-// weaker one the middle row. Streaming this 144 KB table keeps the search loop to a few
-// loads and compares per arrangement.
-struct Splits {
-  std::array<std::uint16_t, 286> top{};
-  std::array<std::uint16_t, 1287> five{};
-  std::array<std::array<std::array<std::uint16_t, 2>, 126>, 286> fives{};
-  Splits() {
-    int n = 0;
-    for (int a = 0; a < 13; ++a)
-      for (int b = a + 1; b < 13; ++b)
-        for (int d = b + 1; d < 13; ++d) {
-          const unsigned t = 1u << a | 1u << b | 1u << d;
-          top[static_cast<std::size_t>(n)] = static_cast<std::uint16_t>(t);
-          const unsigned rest = kAll13 ^ t;
-          const unsigned first = rest & (~rest + 1);
-          int m = 0;
-          for (unsigned x = rest; x; x = (x - 1) & rest) {  // every subset of rest
-            if (!(x & first) || __builtin_popcount(x) != 5) continue;
-            fives[static_cast<std::size_t>(n)][static_cast<std::size_t>(m++)] = {
-                static_cast<std::uint16_t>(x), static_cast<std::uint16_t>(rest ^ x)};
-          }
-          ++n;
-        }
-    int f = 0;
-    for (unsigned x = 0; x < (1u << 13); ++x)
-      if (__builtin_popcount(x) == 5) five[static_cast<std::size_t>(f++)] = static_cast<std::uint16_t>(x);
-  }
-};
-const Splits& splits() {
-  static const Splits s;
-  return s;
-}
-
-template <class F>
-inline void for_each_split(F&& f) {
-  const Splits& s = splits();
-  for (std::size_t i = 0; i < 286; ++i) f(s.top[i], s.fives[i]);
 }
 
 Split split_of(unsigned top, unsigned middle, unsigned bottom) {
@@ -135,9 +144,10 @@ Split split_of(unsigned top, unsigned middle, unsigned bottom) {
   return s;
 }
 
+// An arrangement by subset numbers: top (of the 3-subsets), middle and bottom (5-subsets).
 struct Candidate {
   double score;
-  unsigned top, middle, bottom;
+  std::uint16_t top, middle, bottom;
 };
 
 // Keeps the k best candidates, best first (k is small: a linear insertion suffices).
@@ -161,6 +171,15 @@ class TopK {
   std::vector<Candidate> items_;
 };
 
+// Moves the best `keep` of n candidates to the front; returns the lowest score kept.
+float keep_best(Candidate* c, std::size_t n, std::size_t keep) {
+  std::nth_element(c, c + keep - 1, c + n,
+                   [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+  double lowest = c[0].score;
+  for (std::size_t i = 1; i < keep; ++i) lowest = std::min(lowest, c[i].score);
+  return static_cast<float>(lowest);
+}
+
 }  // namespace
 
 std::uint32_t percentile_units(RowKey key, int n, bool suit_tiebreak) noexcept {
@@ -171,15 +190,30 @@ std::uint32_t percentile_units(RowKey key, int n, bool suit_tiebreak) noexcept {
 int count_valid(const int* cards13, const Rules& rules) noexcept {
   SubsetTables t;
   build_tables(cards13, rules, false, t);
+  const Splits& s = splits();
+  const RowKey weakest_five = *std::min_element(t.key5.begin(), t.key5.end());
   int count = 0;
-  for_each_split([&](unsigned top, const auto& fives) {
-    const RowKey kt = t.key[top];
-    for (const auto& xy : fives) {
-      const RowKey kx = t.key[xy[0]], ky = t.key[xy[1]];
-      // Valid with the weaker five in the middle; both ways round when the fives tie.
-      count += static_cast<int>(std::min(kx, ky) >= kt) * (1 + static_cast<int>(kx == ky));
+  for (std::size_t i = 0; i < kNumThrees; ++i) {
+    const RowKey kt = t.key3[i];
+    int here = 0;
+    if (rules.suit_tiebreak) {
+      // No two disjoint fives tie under the tiebreak, so each split counts once; when every
+      // five beats this top row, all 126 do.
+      if (kt <= weakest_five) {
+        count += kPairsPerTop;
+        continue;
+      }
+      for (const auto& xy : s.fives[i])
+        here += static_cast<int>(t.key5[xy[0]] >= kt) & static_cast<int>(t.key5[xy[1]] >= kt);
+    } else {
+      for (const auto& xy : s.fives[i]) {
+        const RowKey kx = t.key5[xy[0]], ky = t.key5[xy[1]];
+        // Valid with the weaker five in the middle; both ways round when the fives tie.
+        here += static_cast<int>(kx >= kt && ky >= kt) * (1 + static_cast<int>(kx == ky));
+      }
     }
-  });
+    count += here;
+  }
   return count;
 }
 
@@ -196,87 +230,129 @@ PlayerRows player_rows(const int* top3, const int* middle5, const int* bottom5,
   return p;
 }
 
+
 std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strategy strategy,
                                  int k, const EvModel* model) {
   SubsetTables t;
   build_tables(cards13, rules, true, t);
+  const Splits& s = splits();
   TopK best(k);
+  const bool use_ev = strategy == Strategy::kEv && model != nullptr && model->loaded();
   if (strategy == Strategy::kNaive) {
     // The strongest bottom row, then the strongest middle row from the other eight cards.
-    unsigned bottom = 0;
-    for (const std::uint16_t m : splits().five)
-      if (bottom == 0 || t.key[m] > t.key[bottom]) bottom = m;
-    unsigned middle = 0, top = 0;
-    for (const std::uint16_t tp : splits().top) {
-      if (tp & bottom) continue;
-      const unsigned mid = kAll13 ^ bottom ^ tp;
-      if (middle == 0 || t.key[mid] > t.key[middle]) {
-        middle = mid;
-        top = tp;
+    const auto bottom = static_cast<std::uint16_t>(
+        std::max_element(t.key5.begin(), t.key5.end()) - t.key5.begin());
+    const unsigned bottom_mask = s.five_mask[bottom];
+    int top = -1, middle = -1;
+    for (std::size_t i = 0; i < kNumThrees; ++i) {
+      if (s.three_mask[i] & bottom_mask) continue;
+      for (const auto& xy : s.fives[i]) {
+        if (xy[0] != bottom && xy[1] != bottom) continue;
+        const std::uint16_t mid = xy[0] == bottom ? xy[1] : xy[0];
+        if (middle < 0 || t.key5[mid] > t.key5[static_cast<std::size_t>(middle)]) {
+          middle = mid;
+          top = static_cast<int>(i);
+        }
       }
     }
-    best.offer({static_cast<double>(t.units[top] + t.units[middle] + t.units[bottom]) /
-                    kPercentileDenominator, top, middle, bottom});
-  } else if (strategy == Strategy::kPercentile || model == nullptr || !model->loaded()) {
-    // Exact integer scores: no rounding can reorder two splits.
+    const auto ti = static_cast<std::size_t>(top), mi = static_cast<std::size_t>(middle);
+    best.offer({static_cast<double>(t.units3[ti] + t.units5[mi] + t.units5[bottom]) /
+                    kPercentileDenominator,
+                static_cast<std::uint16_t>(top), static_cast<std::uint16_t>(middle), bottom});
+  } else if (!use_ev) {
+    // Exact integer scores: no rounding can reorder two splits. Top rows are visited from
+    // the best percentile down; once even the two best fives cannot lift a top row above
+    // the k-th best total found, no later top row can either.
+    std::array<std::uint16_t, kNumThrees> order;
+    for (std::size_t i = 0; i < kNumThrees; ++i) order[i] = static_cast<std::uint16_t>(i);
+    std::sort(order.begin(), order.end(),
+              [&](std::uint16_t a, std::uint16_t b) { return t.units3[a] > t.units3[b]; });
+    std::uint32_t best5[2] = {0, 0};
+    for (const std::uint32_t u : t.units5) {
+      if (u > best5[0]) {
+        best5[1] = best5[0];
+        best5[0] = u;
+      } else if (u > best5[1]) {
+        best5[1] = u;
+      }
+    }
     std::uint32_t floor_units = 0;
-    for_each_split([&](unsigned top, const auto& fives) {
-      const RowKey kt = t.key[top];
-      const std::uint32_t ut = t.units[top];
-      for (const auto& xy : fives) {
-        const unsigned x = xy[0], y = xy[1];
-        const std::uint32_t total = ut + t.units[x] + t.units[y];
+    for (const std::uint16_t i : order) {
+      const std::uint32_t ut = t.units3[i];
+      if (ut + best5[0] + best5[1] < floor_units) break;
+      const RowKey kt = t.key3[i];
+      for (const auto& xy : s.fives[i]) {
+        const std::uint32_t total = ut + t.units5[xy[0]] + t.units5[xy[1]];
         if (total < floor_units) continue;
-        const unsigned middle = t.key[x] <= t.key[y] ? x : y;
-        const unsigned bottom = x ^ y ^ middle;
-        if (t.key[middle] < kt) continue;
-        best.offer({static_cast<double>(total), top, middle, bottom});
-        if (t.key[x] == t.key[y]) best.offer({static_cast<double>(total), top, bottom, middle});
+        const bool x_low = t.key5[xy[0]] <= t.key5[xy[1]];
+        const std::uint16_t middle = x_low ? xy[0] : xy[1], bottom = x_low ? xy[1] : xy[0];
+        if (t.key5[middle] < kt) continue;
+        best.offer({static_cast<double>(total), i, middle, bottom});
+        if (t.key5[middle] == t.key5[bottom]) best.offer({static_cast<double>(total), i, bottom, middle});
         if (best.threshold() > 0) floor_units = static_cast<std::uint32_t>(best.threshold());
       }
-    });
+    }
   } else {
     // Phase 1: a linear score per split (each row's expected points on its own) keeps
-    // the best candidates; phase 2 ranks those by the full expected points.
-    constexpr int kCandidates = 48;
-    std::array<float, 8192> lin_mid, lin_bot, lin_top;
-    auto row_value = [&](unsigned mask, int pos) {
-      const std::size_t key = t.key[mask];
-      const int b = bonus_value(t.strength[mask], static_cast<Position>(pos), rules);
-      const auto q = static_cast<std::size_t>(pos);
-      const float lose = 1.0f - model->win[q][key] - model->tie[q][key];
-      return model->win[q][key] * static_cast<float>(b > 0 ? b : 1) - lose * model->loss[q][key];
+    // the best candidates; phase 2 ranks those by the full expected points. Top rows are
+    // visited from the best linear value down, with the same bound as above.
+    constexpr std::size_t kCandidates = 32;
+    std::array<float, kNumThrees> lin_top;
+    std::array<float, kNumFives> lin_mid, lin_bot;
+    auto row_value = [&](RowKey key, poker::Strength st, int pos) {
+      const int b = bonus_value(st, static_cast<Position>(pos), rules);
+      const float* f = model->at(key, pos);  // win, tie, loss
+      return f[0] * static_cast<float>(b > 0 ? b : 1) - (1.0f - f[0] - f[1]) * f[2];
     };
-    for (const std::uint16_t m : splits().top) lin_top[m] = row_value(m, kTop);
-    for (const std::uint16_t m : splits().five) {
-      lin_mid[m] = row_value(m, kMiddle);
-      lin_bot[m] = row_value(m, kBottom);
+    for (std::size_t i = 0; i < kNumThrees; ++i) lin_top[i] = row_value(t.key3[i], t.strength3[i], kTop);
+    float best_mid = -HUGE_VALF, best_bot = -HUGE_VALF;
+    for (std::size_t i = 0; i < kNumFives; ++i) {
+      lin_mid[i] = row_value(t.key5[i], t.strength5[i], kMiddle);
+      lin_bot[i] = row_value(t.key5[i], t.strength5[i], kBottom);
+      best_mid = std::max(best_mid, lin_mid[i]);
+      best_bot = std::max(best_bot, lin_bot[i]);
     }
-    TopK shortlist(kCandidates);
-    double floor_score = -HUGE_VAL;
-    for_each_split([&](unsigned top, const auto& fives) {
-      const RowKey kt = t.key[top];
-      for (const auto& xy : fives) {
-        const unsigned x = xy[0], y = xy[1];
-        const unsigned middle = t.key[x] <= t.key[y] ? x : y;
-        const unsigned bottom = x ^ y ^ middle;
-        if (t.key[middle] < kt) continue;
-        const double lin = static_cast<double>(lin_top[top]) + lin_mid[middle] + lin_bot[bottom];
-        if (lin < floor_score) continue;
-        shortlist.offer({lin, top, middle, bottom});
-        floor_score = shortlist.threshold();
+    std::array<std::uint16_t, kNumThrees> order;
+    for (std::size_t i = 0; i < kNumThrees; ++i) order[i] = static_cast<std::uint16_t>(i);
+    std::sort(order.begin(), order.end(),
+              [&](std::uint16_t a, std::uint16_t b) { return lin_top[a] > lin_top[b]; });
+    // Candidates above the floor gather in a buffer; when it fills, the best kCandidates
+    // are kept and the floor rises to the worst of them.
+    std::array<Candidate, 512> pool;
+    std::size_t pooled = 0;
+    float floor_score = -HUGE_VALF;
+    for (const std::uint16_t i : order) {
+      const float lt = lin_top[i];
+      if (lt + best_mid + best_bot < floor_score) break;
+      const RowKey kt = t.key3[i];
+      for (const auto& xy : s.fives[i]) {
+        const bool x_low = t.key5[xy[0]] <= t.key5[xy[1]];
+        const std::uint16_t middle = x_low ? xy[0] : xy[1], bottom = x_low ? xy[1] : xy[0];
+        const float lin = lt + lin_mid[middle] + lin_bot[bottom];
+        if (lin < floor_score || t.key5[middle] < kt) continue;
+        pool[pooled++] = {lin, i, middle, bottom};
+        if (pooled == pool.size()) {
+          floor_score = keep_best(pool.data(), pooled, kCandidates);
+          pooled = kCandidates;
+        }
       }
-    });
-    for (const Candidate& c : shortlist.items()) {
+    }
+    if (pooled > kCandidates) {
+      keep_best(pool.data(), pooled, kCandidates);
+      pooled = kCandidates;
+    }
+    for (std::size_t ci = 0; ci < pooled; ++ci) {
+      const Candidate& c = pool[ci];
       float p[3], tie[3], lv[3];
       int bonus[3];
-      const unsigned rows[3] = {c.top, c.middle, c.bottom};
+      const RowKey keys[3] = {t.key3[c.top], t.key5[c.middle], t.key5[c.bottom]};
+      const poker::Strength st[3] = {t.strength3[c.top], t.strength5[c.middle], t.strength5[c.bottom]};
       for (std::size_t r = 0; r < 3; ++r) {
-        const std::size_t key = t.key[rows[r]];
-        p[r] = model->win[r][key];
-        tie[r] = model->tie[r][key];
-        lv[r] = model->loss[r][key];
-        bonus[r] = bonus_value(t.strength[rows[r]], static_cast<Position>(r), rules);
+        const float* f = model->at(keys[r], static_cast<int>(r));
+        p[r] = f[0];
+        tie[r] = f[1];
+        lv[r] = f[2];
+        bonus[r] = bonus_value(st[r], static_cast<Position>(r), rules);
       }
       best.offer({expected_points(p, tie, lv, bonus, rules, model->opponents), c.top, c.middle,
                   c.bottom});
@@ -285,13 +361,24 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
   std::vector<Arrangement> out;
   for (const Candidate& c : best.items()) {
     Arrangement a;
-    a.split = split_of(c.top, c.middle, c.bottom);
-    const bool units = strategy == Strategy::kPercentile || model == nullptr || !model->loaded();
-    a.score = strategy != Strategy::kNaive && units ? c.score / kPercentileDenominator : c.score;
-    a.fouled = t.key[c.top] > t.key[c.middle] || t.key[c.middle] > t.key[c.bottom];
+    a.split = split_of(s.three_mask[c.top], s.five_mask[c.middle], s.five_mask[c.bottom]);
+    a.score = strategy == Strategy::kPercentile || (strategy == Strategy::kEv && !use_ev)
+                  ? c.score / kPercentileDenominator
+                  : c.score;
+    a.fouled = t.key3[c.top] > t.key5[c.middle] || t.key5[c.middle] > t.key5[c.bottom];
     out.push_back(a);
   }
   return out;
+}
+
+void EvModel::pack() {
+  packed.assign(static_cast<std::size_t>(kNumRowKeys) * 9, 0.0f);
+  for (std::size_t k = 0; k < static_cast<std::size_t>(kNumRowKeys); ++k)
+    for (std::size_t p = 0; p < 3; ++p) {
+      packed[(k * 3 + p) * 3 + 0] = win[p][k];
+      packed[(k * 3 + p) * 3 + 1] = tie[p][k];
+      packed[(k * 3 + p) * 3 + 2] = loss[p][k];
+    }
 }
 
 double expected_points(const float* p, const float* t, const float* lossv, const int* bonus,
