@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask
 
-from api import banting, meta, poker
+from api import banting, meta, poker, susun
 from api.errors import register_error_handlers
 from api.schemas import DEFAULT_MAX_BATCH_HANDS
 
@@ -35,4 +35,5 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(meta.bp)
     app.register_blueprint(poker.bp)
     app.register_blueprint(banting.bp)
+    app.register_blueprint(susun.bp)
     return app

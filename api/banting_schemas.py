@@ -288,9 +288,3 @@ class BantingSettings(ResponseModel):
 class PresetsResponse(ResponseModel):
     presets: dict[str, BantingSettings] = Field(description="Preset name -> its settings.")
     default: str = Field(description="The preset used when 'rules' is omitted.")
-
-
-class AllPresetsResponse(ResponseModel):
-    """Presets of every game, by game (Capsa Susun joins when its engine lands)."""
-
-    banting: PresetsResponse = Field(description="Capsa Banting presets.")

@@ -1,4 +1,4 @@
-"""Service routes: health check and the OpenAPI document."""
+"""Service routes: health check, every game's rule presets and the OpenAPI document."""
 
 from __future__ import annotations
 
@@ -6,16 +6,25 @@ from typing import Any
 
 import capsa_fast
 from flask import current_app
+from pydantic import Field
 
-from api import banting
-from api.banting_schemas import AllPresetsResponse
+from api import banting, susun
+from api.banting_schemas import PresetsResponse
 from api.openapi import build_openapi
 from api.routing import ModelBlueprint
-from api.schemas import Health
+from api.schemas import Health, ResponseModel
+from api.susun_schemas import SusunPresetsResponse
 
 bp = ModelBlueprint("meta", __name__, tag="meta")
 
 _OPENAPI_KEY = "capsa_fast_api.openapi"
+
+
+class AllPresetsResponse(ResponseModel):
+    """Presets of every game, by game."""
+
+    banting: PresetsResponse = Field(description="Capsa Banting presets.")
+    susun: SusunPresetsResponse = Field(description="Capsa Susun presets.")
 
 
 @bp.json_get("/v1/health", response_model=Health, summary="Liveness check")
@@ -29,7 +38,7 @@ def health() -> Health:
 )
 def all_presets() -> AllPresetsResponse:
     """The presets of each game with all their settings, and each game's default."""
-    return AllPresetsResponse(banting=banting.presets())
+    return AllPresetsResponse(banting=banting.presets(), susun=susun.presets())
 
 
 @bp.json_get("/openapi.json", response_model=None, summary="This API's OpenAPI 3.1 document")

@@ -147,7 +147,7 @@ class Rules:
     _core_rules: Any = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def preset(cls, name: str = DEFAULT_PRESET, **overrides: Any) -> Rules:
+    def preset(cls, name: str = DEFAULT_PRESET, /, **overrides: Any) -> Rules:
         """The preset ``name`` with ``overrides`` (setting=value) applied."""
         if name not in PRESETS:
             raise ValueError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})")

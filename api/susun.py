@@ -1,0 +1,286 @@
+"""Capsa Susun (13-card Chinese poker) routes: check, arrange, score, presets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from capsa_fast import format_cards, susun
+
+from api.cards import card_ids
+from api.errors import FieldErrors, ValidationProblem
+from api.routing import ModelBlueprint
+from api.susun_schemas import (
+    HAND_SIZE,
+    ROW_SIZES,
+    SusunAlternative,
+    SusunArrangeRequest,
+    SusunArrangeResponse,
+    SusunCheckRequest,
+    SusunCheckResponse,
+    SusunPair,
+    SusunPresetsResponse,
+    SusunRow,
+    SusunRows,
+    SusunRules,
+    SusunScoreRequest,
+    SusunScoreResponse,
+    SusunSettings,
+)
+
+bp = ModelBlueprint("susun", __name__, url_prefix="/v1/susun", tag="susun")
+
+T = TypeVar("T")
+
+# Longer lists cannot be a row or a hand of one deck; they get a count error but no card scan.
+_MAX_SCANNED = 52
+
+
+# --- input helpers ------------------------------------------------------------------------
+
+
+def _refuse(field: str, message: str) -> ValidationProblem:
+    errors = FieldErrors()
+    errors.add(field, message)
+    return ValidationProblem(errors)
+
+
+def _engine(call: Callable[[], T], field: str) -> T:
+    """Run an engine call on checked input; a ValueError it still raises is a 422 on ``field``."""
+    try:
+        return call()
+    except ValueError as exc:
+        raise _refuse(field, str(exc)) from exc
+
+
+def _cards(
+    tokens: Sequence[str], field: str, size: int, errors: FieldErrors, seen: dict[int, str]
+) -> list[int]:
+    """Ids of exactly ``size`` cards; bad, repeated (also across ``seen``) cards and a wrong
+    count are reported on ``field[/index]``."""
+    if len(tokens) > _MAX_SCANNED:
+        errors.add(field, f"Expected {size} cards, got {len(tokens)}.")
+        return []
+    return card_ids(tokens, field, errors, sizes=(size,), seen=seen)
+
+
+def _pointer_token(key: str) -> str:
+    """``key`` as one segment of a field path (RFC 6901 escaping of '~' and '/')."""
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _matching_key(keys: Any, message: str, patterns: Sequence[str]) -> str | None:
+    """The key of ``keys`` that ``message`` is about: one of ``patterns`` (formatted with
+    the key and its repr) starts it or, for 'unknown ...' patterns, occurs in it."""
+    if not isinstance(keys, Mapping):
+        return None
+    # Longest names first, so a key whose name starts another's cannot shadow it.
+    for key in sorted(keys, key=lambda k: len(str(k)), reverse=True):
+        for pattern in patterns:
+            needle = pattern.format(key=key, repr=repr(key))
+            if message.startswith(needle) or (needle.startswith("unknown") and needle in message):
+                return str(key)
+    return None
+
+
+def _bonus_field(table: Any, message: str) -> str:
+    """The field under ``rules/bonus_rows`` a bonus-table message is about.
+
+    The package writes "bonus_rows: unknown position 'x'", "bonus_rows.top must be ...",
+    "bonus_rows.top: unknown kind 'x'" and "bonus_rows.top.pair must be ...".
+    """
+    field = "rules/bonus_rows"
+    rest = message.removeprefix("bonus_rows")
+    position = _matching_key(
+        table, rest, (".{key} ", ".{key}:", ".{key}.", "unknown position {repr}")
+    )
+    if position is None:
+        return field
+    field += f"/{_pointer_token(position)}"
+    kinds = table[position]
+    rest = rest.removeprefix(f".{position}")
+    kind = _matching_key(kinds, rest, (".{key} ", "unknown kind {repr}"))
+    return field if kind is None else f"{field}/{_pointer_token(kind)}"
+
+
+def _rules_field(settings: Mapping[str, Any], message: str) -> str:
+    """The field a ``Rules.from_dict`` error is about, from the start of its message.
+
+    The package's messages begin with the setting's name ("sweep_multiplier must be ...",
+    "bonus_rows: ...", "unknown setting 'foo' ...", "unknown preset 'x' ...").
+    """
+    if message.startswith(("unknown preset", "preset ")):
+        return "rules/preset"
+    if message.startswith("bonus_rows") and "bonus_rows" in settings:
+        return _bonus_field(settings["bonus_rows"], message)
+    key = _matching_key(settings, message, ("unknown setting {repr}", "{key} ", "{key}:"))
+    return "rules" if key is None else f"rules/{_pointer_token(key)}"
+
+
+def _rules(rules: SusunRules | None, errors: FieldErrors) -> susun.Rules | None:
+    """The table rules of a request (None: a problem was added to ``errors``)."""
+    settings = {} if rules is None else rules.root
+    try:
+        return susun.Rules.from_dict(settings)
+    except (ValueError, TypeError) as exc:
+        message = str(exc)
+        errors.add(_rules_field(settings, message), message)
+        return None
+
+
+def _rows(top: list[int], middle: list[int], bottom: list[int]) -> SusunRows:
+    return SusunRows(
+        top=format_cards(top), middle=format_cards(middle), bottom=format_cards(bottom)
+    )
+
+
+def _alternative(arrangement: susun.Arrangement) -> SusunAlternative:
+    return SusunAlternative(
+        top=format_cards(arrangement.top),
+        middle=format_cards(arrangement.middle),
+        bottom=format_cards(arrangement.bottom),
+        score=arrangement.score,
+    )
+
+
+# --- routes -------------------------------------------------------------------------------
+
+
+@bp.json_post(
+    "/check",
+    request_model=SusunCheckRequest,
+    response_model=SusunCheckResponse,
+    summary="Judge an arrangement: fouls and bonus rows",
+)
+def check(body: SusunCheckRequest) -> SusunCheckResponse:
+    """Each row's category, strength and bonus value, whether the arrangement is fouled
+    (valid when bottom >= middle >= top under the rules' order) and which adjacent rows are
+    out of order, and 'dragon' when the 13 cards hold every rank. Rows must hold 3, 5 and 5
+    cards, none repeated anywhere."""
+    errors = FieldErrors()
+    seen: dict[int, str] = {}
+    rows = {
+        position: _cards(getattr(body, position), position, size, errors, seen)
+        for position, size in ROW_SIZES.items()
+    }
+    rules = _rules(body.rules, errors)
+    errors.raise_if_any()
+    assert rules is not None
+
+    verdict = _engine(lambda: susun.check(rows["top"], rows["middle"], rows["bottom"], rules), "")
+    return SusunCheckResponse(
+        fouled=verdict.fouled,
+        out_of_order=verdict.out_of_order,
+        rows=[
+            SusunRow(
+                position=row.position,
+                cards=format_cards(row.cards),
+                category=row.category,
+                strength=row.strength,
+                label=row.label,
+                bonus=row.bonus,
+            )
+            for row in verdict.rows
+        ],
+        bonus=verdict.bonus,
+        special=verdict.special,
+    )
+
+
+@bp.json_post(
+    "/arrange",
+    request_model=SusunArrangeRequest,
+    response_model=SusunArrangeResponse,
+    summary="Arrange 13 cards into three rows",
+)
+def arrange(body: SusunArrangeRequest) -> dict[str, Any]:
+    """The best non-fouled arrangement under the strategy, found by walking all 72,072
+    splits, with its score, the number of valid splits and 'dragon' when the hand holds
+    every rank (it is still arranged). With top_k, 'alternatives' lists the k best."""
+    errors = FieldErrors()
+    hand = _cards(body.hand, "hand", HAND_SIZE, errors, {})
+    rules = _rules(body.rules, errors)
+    errors.raise_if_any()
+    assert rules is not None
+
+    found = _engine(lambda: susun.arrange(hand, rules, body.strategy, body.top_k), "hand")
+    ranked = found if isinstance(found, list) else [found]
+    best = ranked[0]
+    response = SusunArrangeResponse(
+        **_alternative(best).model_dump(),
+        valid_arrangements=best.valid_arrangements,
+        special=best.special,
+        strategy=body.strategy,
+    )
+    if body.top_k is not None:
+        response.alternatives = [_alternative(arrangement) for arrangement in ranked]
+    # 'alternatives' is left out, not null, unless top_k was sent.
+    return response.model_dump(mode="json", exclude_unset=True)
+
+
+@bp.json_post(
+    "/score",
+    request_model=SusunScoreRequest,
+    response_model=SusunScoreResponse,
+    summary="Score a table of 2-4 players",
+)
+def score(body: SusunScoreRequest) -> SusunScoreResponse:
+    """Net points per player (zero-sum) under the rules' scoring: rows won, bonus rows,
+    sweeps and supers, fouls and dragons; money = points x stake and the room fee on each
+    positive net. Each player sends the rows 'top', 'middle', 'bottom' or a 13-card 'hand',
+    which is arranged with the 'ev' strategy (shown in 'arrangements')."""
+    errors = FieldErrors()
+    seen: dict[int, str] = {}
+    players: list[dict[str, list[int]]] = []
+    for index, player in enumerate(body.players):
+        path = f"players/{index}"
+        sent = player.model_fields_set
+        given = [position for position in ROW_SIZES if position in sent]
+        if "hand" in sent:
+            if given:
+                errors.add(
+                    path, "Give either 'hand' or the rows 'top', 'middle', 'bottom', not both."
+                )
+                continue
+            players.append({"hand": _cards(player.hand, f"{path}/hand", HAND_SIZE, errors, seen)})
+            continue
+        if not given:
+            errors.add(path, "Give either 'hand' or the rows 'top', 'middle', 'bottom'.")
+            continue
+        for position in ROW_SIZES:
+            if position not in given:
+                errors.add(f"{path}/{position}", "Field required (or send 'hand' instead).")
+        players.append(
+            {
+                position: _cards(
+                    getattr(player, position), f"{path}/{position}", size, errors, seen
+                )
+                for position, size in ROW_SIZES.items()
+                if position in given
+            }
+        )
+    rules = _rules(body.rules, errors)
+    errors.raise_if_any()
+    assert rules is not None
+
+    table = _engine(lambda: susun.score(players, rules, body.stake), "players")
+    return SusunScoreResponse(
+        points=table.points,
+        money=table.money,
+        fee=table.fee,
+        fee_total=table.fee_total,
+        pairs=[SusunPair(**pair) for pair in table.pairs],
+        arrangements=[
+            None if found is None else _rows(found.top, found.middle, found.bottom)
+            for found in table.arrangements
+        ],
+    )
+
+
+@bp.json_get("/rules/presets", response_model=SusunPresetsResponse, summary="List the rule presets")
+def presets() -> SusunPresetsResponse:
+    """Every preset with all its settings, and the default used when 'rules' is omitted."""
+    return SusunPresetsResponse(
+        presets={name: SusunSettings(**settings) for name, settings in susun.PRESETS.items()},
+        default=susun.DEFAULT_PRESET,
+    )
