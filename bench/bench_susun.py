@@ -1,0 +1,54 @@
+"""Capsa Susun search throughput from Python, on random 13-card hands.
+
+Prints, for each strategy, ``arrange_batch`` hands per second with 1 and 2 threads (this
+machine has 2 cores), and ``count_valid`` per hand. Medians of several runs. The C++-only
+per-hand medians come from ``build/cpp/bench_susun``.
+
+Run: ``.venv/bin/python bench/bench_susun.py [--hands N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+from capsa_fast import susun
+
+
+def median_rate(fn, items: int, repeats: int = 3) -> float:
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return items / statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20_000)
+    parser.add_argument("--preset", default="capsa-susun")
+    args = parser.parse_args()
+    rng = np.random.default_rng(5)
+    hands = np.argsort(rng.random((args.hands, 52)), axis=1)[:, :13].astype(np.uint8)
+    rules = susun.Rules.preset(args.preset)
+    susun.arrange(hands[0].tolist(), rules)  # load the ev model outside the timing
+    print(f"preset {args.preset}, {args.hands:,} random hands")
+    print(f"{'measure':<40} {'hands/s':>12} {'us/hand':>9}")
+    for strategy in susun.STRATEGIES:
+        for threads in (1, 2):
+            rate = median_rate(
+                lambda s=strategy, t=threads: susun.arrange_batch(hands, rules, s, threads=t),
+                len(hands),
+            )
+            print(f"{f'arrange_batch {strategy}, {threads} thread(s)':<40} {rate:>12,.0f} "
+                  f"{1e6 / rate:>9.1f}")
+    few = [h.tolist() for h in hands[:5000]]
+    rate = median_rate(lambda: [susun.count_valid(h, rules) for h in few], len(few))
+    print(f"{'count_valid per hand (Python call)':<40} {rate:>12,.0f} {1e6 / rate:>9.1f}")
+
+
+if __name__ == "__main__":
+    main()
