@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 // Percentile units per row key (cpp/tools/gen_susun.cpp).
 #include "susun_tables.inc"
 
@@ -24,6 +28,9 @@ struct Splits {
   std::array<std::uint16_t, kNumThrees> three_mask{};
   std::array<std::uint16_t, kNumFives> five_mask{};
   std::array<std::array<std::array<std::uint16_t, 2>, kPairsPerTop>, kNumThrees> fives{};
+  // The same pairs packed as x | y << 16 and padded to 128 with the sentinel five number
+  // kNumFives (whose per-hand entries make a split invalid), for the vector kernels.
+  std::array<std::array<std::uint32_t, 128>, kNumThrees> packed{};
   Splits() {
     std::array<std::uint16_t, 8192> five_number{};
     int n3 = 0, n5 = 0;
@@ -46,6 +53,11 @@ struct Splits {
       for (unsigned x = rest; x; x = (x - 1) & rest) {  // every subset of rest
         if (!(x & first) || popcount(x) != 5) continue;
         fives[i][m++] = {five_number[x], five_number[rest ^ x]};
+      }
+      for (std::size_t j = 0; j < 128; ++j) {
+        packed[i][j] = j < kPairsPerTop
+                           ? fives[i][j][0] | static_cast<std::uint32_t>(fives[i][j][1]) << 16
+                           : kNumFives | static_cast<std::uint32_t>(kNumFives) << 16;
       }
     }
   }
@@ -73,12 +85,14 @@ struct SubsetTables {
 // Per strength: the rank whose highest suit breaks ties, and whether it is a flush.
 struct TiebreakInfo {
   std::array<std::int8_t, poker::kMaxStrength + 1> rank{};
+  std::array<std::uint8_t, poker::kMaxStrength + 1> category{};
   std::array<bool, poker::kMaxStrength + 1> flush{};
   int flush_first = 0, flush_span = 0;
   TiebreakInfo() {
     for (int st = 1; st <= poker::kMaxStrength; ++st) {
       const poker::Description d = poker::describe(static_cast<poker::Strength>(st));
       rank[static_cast<std::size_t>(st)] = static_cast<std::int8_t>(d.ranks[0]);
+      category[static_cast<std::size_t>(st)] = static_cast<std::uint8_t>(d.category);
       flush[static_cast<std::size_t>(st)] = d.category == poker::Category::kFlush;
     }
     flush_first = poker::category_start(static_cast<int>(poker::Category::kFlush));
@@ -171,6 +185,97 @@ class TopK {
   std::vector<Candidate> items_;
 };
 
+// For one top row's 128 (padded) splits: bit j of the result is set when split j is valid
+// (both fives at least as strong as the top row) and may be worth `need`: each five's
+// better value in either position, summed, is an upper bound of the split's value. Tables
+// are indexed by five number and hold a sentinel at kNumFives (key 0: never valid). The
+// AVX2 version gathers eight splits at a time; the scalar one is the reference and the
+// fallback. Callers compute the exact value of the few splits marked.
+struct SplitScan {
+  const std::uint32_t* pairs;  // 128 packed pairs
+  const std::int32_t* key5;    // kNumFives + 1 keys
+  const float* best;           // kNumFives + 1: max(middle value, bottom value)
+};
+
+void scan_scalar(const SplitScan& s, std::int32_t kt, float need, std::uint64_t* bits) {
+  bits[0] = bits[1] = 0;
+  for (std::size_t j = 0; j < 128; ++j) {
+    const std::uint32_t x = s.pairs[j] & 0xFFFF, y = s.pairs[j] >> 16;
+    const bool hit = std::min(s.key5[x], s.key5[y]) >= kt && s.best[x] + s.best[y] >= need;
+    bits[j >> 6] |= static_cast<std::uint64_t>(hit) << (j & 63);
+  }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) void scan_avx2(const SplitScan& s, std::int32_t kt, float need,
+                                                std::uint64_t* bits) {
+  const __m256i low16 = _mm256_set1_epi32(0xFFFF);
+  const __m256i below_kt = _mm256_set1_epi32(kt - 1);
+  const __m256 needv = _mm256_set1_ps(need);
+  bits[0] = bits[1] = 0;
+  for (std::size_t b = 0; b < 16; ++b) {
+    const __m256i p = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s.pairs + 8 * b));
+    const __m256i x = _mm256_and_si256(p, low16);
+    const __m256i y = _mm256_srli_epi32(p, 16);
+    const __m256 v = _mm256_add_ps(_mm256_i32gather_ps(s.best, x, 4), _mm256_i32gather_ps(s.best, y, 4));
+    const __m256 worth = _mm256_cmp_ps(v, needv, _CMP_GE_OQ);
+    if (_mm256_movemask_ps(worth) == 0) continue;
+    const __m256i kx = _mm256_i32gather_epi32(s.key5, x, 4);
+    const __m256i ky = _mm256_i32gather_epi32(s.key5, y, 4);
+    const __m256i valid = _mm256_cmpgt_epi32(_mm256_min_epi32(kx, ky), below_kt);
+    const __m256 hit = _mm256_and_ps(worth, _mm256_castsi256_ps(valid));
+    bits[b >> 3] |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm256_movemask_ps(hit))) << (8 * (b & 7));
+  }
+}
+#endif
+
+void scan_splits(const SplitScan& s, std::int32_t kt, float need, std::uint64_t* bits) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return scan_avx2(s, kt, need, bits);
+#endif
+  scan_scalar(s, kt, need, bits);
+}
+
+// How many of a top row's splits are valid, counting a split whose fives tie twice (both
+// ways round are valid then). Same layout as SplitScan, keys only.
+int count_scalar(const std::uint32_t* pairs, const std::int32_t* key5, std::int32_t kt) {
+  int n = 0;
+  for (std::size_t j = 0; j < 128; ++j) {
+    const std::int32_t kx = key5[pairs[j] & 0xFFFF], ky = key5[pairs[j] >> 16];
+    n += static_cast<int>(std::min(kx, ky) >= kt) * (1 + static_cast<int>(kx == ky));
+  }
+  return n;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) int count_avx2(const std::uint32_t* pairs,
+                                                const std::int32_t* key5, std::int32_t kt) {
+  const __m256i low16 = _mm256_set1_epi32(0xFFFF);
+  const __m256i below_kt = _mm256_set1_epi32(kt - 1);
+  int n = 0;
+  for (std::size_t b = 0; b < 16; ++b) {
+    const __m256i p = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pairs + 8 * b));
+    const __m256i kx = _mm256_i32gather_epi32(key5, _mm256_and_si256(p, low16), 4);
+    const __m256i ky = _mm256_i32gather_epi32(key5, _mm256_srli_epi32(p, 16), 4);
+    const __m256i valid = _mm256_cmpgt_epi32(_mm256_min_epi32(kx, ky), below_kt);
+    const __m256i tie = _mm256_and_si256(valid, _mm256_cmpeq_epi32(kx, ky));
+    n += __builtin_popcount(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(valid))));
+    n += __builtin_popcount(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(tie))));
+  }
+  return n;
+}
+#endif
+
+int count_splits(const std::uint32_t* pairs, const std::int32_t* key5, std::int32_t kt) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return count_avx2(pairs, key5, kt);
+#endif
+  return count_scalar(pairs, key5, kt);
+}
+
+
 // Moves the best `keep` of n candidates to the front; returns the lowest score kept.
 float keep_best(Candidate* c, std::size_t n, std::size_t keep) {
   std::nth_element(c, c + keep - 1, c + n,
@@ -192,27 +297,17 @@ int count_valid(const int* cards13, const Rules& rules) noexcept {
   build_tables(cards13, rules, false, t);
   const Splits& s = splits();
   const RowKey weakest_five = *std::min_element(t.key5.begin(), t.key5.end());
+  std::array<std::int32_t, kNumFives + 1> key5;  // + the sentinel, never valid
+  std::copy(t.key5.begin(), t.key5.end(), key5.begin());
+  key5[kNumFives] = 0;
   int count = 0;
   for (std::size_t i = 0; i < kNumThrees; ++i) {
     const RowKey kt = t.key3[i];
-    int here = 0;
-    if (rules.suit_tiebreak) {
-      // No two disjoint fives tie under the tiebreak, so each split counts once; when every
-      // five beats this top row, all 126 do.
-      if (kt <= weakest_five) {
-        count += kPairsPerTop;
-        continue;
-      }
-      for (const auto& xy : s.fives[i])
-        here += static_cast<int>(t.key5[xy[0]] >= kt) & static_cast<int>(t.key5[xy[1]] >= kt);
-    } else {
-      for (const auto& xy : s.fives[i]) {
-        const RowKey kx = t.key5[xy[0]], ky = t.key5[xy[1]];
-        // Valid with the weaker five in the middle; both ways round when the fives tie.
-        here += static_cast<int>(kx >= kt && ky >= kt) * (1 + static_cast<int>(kx == ky));
-      }
+    if (rules.suit_tiebreak && kt <= weakest_five) {
+      count += kPairsPerTop;  // every five beats this top row and no two fives tie
+      continue;
     }
-    count += here;
+    count += count_splits(s.packed[i].data(), key5.data(), kt);
   }
   return count;
 }
@@ -298,24 +393,37 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     // visited from the best linear value down, with the same bound as above.
     constexpr std::size_t kCandidates = 32;
     std::array<float, kNumThrees> lin_top;
-    std::array<float, kNumFives> lin_mid, lin_bot;
+    std::array<float, kNumFives + 1> lin_mid, lin_bot, lin_best;  // + the sentinel
     auto row_value = [&](RowKey key, poker::Strength st, int pos) {
-      const int b = bonus_value(st, static_cast<Position>(pos), rules);
+      // bonus_value(), inline: the royal flush column first, then the category's.
+      const auto& row = rules.bonus[static_cast<std::size_t>(pos)];
+      const int b = st == poker::kMaxStrength && row[kRoyalFlush] != 0
+                        ? row[kRoyalFlush]
+                        : row[kTiebreak.category[st]];
       const float* f = model->at(key, pos);  // win, tie, loss
       return f[0] * static_cast<float>(b > 0 ? b : 1) - (1.0f - f[0] - f[1]) * f[2];
     };
     for (std::size_t i = 0; i < kNumThrees; ++i) lin_top[i] = row_value(t.key3[i], t.strength3[i], kTop);
     float best_mid = -HUGE_VALF, best_bot = -HUGE_VALF;
+    std::array<std::int32_t, kNumFives + 1> key5;
     for (std::size_t i = 0; i < kNumFives; ++i) {
       lin_mid[i] = row_value(t.key5[i], t.strength5[i], kMiddle);
       lin_bot[i] = row_value(t.key5[i], t.strength5[i], kBottom);
+      key5[i] = t.key5[i];
+      lin_best[i] = std::max(lin_mid[i], lin_bot[i]);
       best_mid = std::max(best_mid, lin_mid[i]);
       best_bot = std::max(best_bot, lin_bot[i]);
     }
+    lin_mid[kNumFives] = lin_bot[kNumFives] = lin_best[kNumFives] = 0;
+    key5[kNumFives] = 0;
+    // The 32 best top rows first, best first, so the floor rises early; the rest in any
+    // order (fully sorting all 286 costs more than it saves).
     std::array<std::uint16_t, kNumThrees> order;
     for (std::size_t i = 0; i < kNumThrees; ++i) order[i] = static_cast<std::uint16_t>(i);
-    std::sort(order.begin(), order.end(),
-              [&](std::uint16_t a, std::uint16_t b) { return lin_top[a] > lin_top[b]; });
+    auto by_value = [&](std::uint16_t a, std::uint16_t b) { return lin_top[a] > lin_top[b]; };
+    constexpr std::ptrdiff_t kFirst = 32;
+    std::nth_element(order.begin(), order.begin() + kFirst, order.end(), by_value);
+    std::sort(order.begin(), order.begin() + kFirst, by_value);
     // Candidates above the floor gather in a buffer; when it fills, the best kCandidates
     // are kept and the floor rises to the worst of them.
     std::array<Candidate, 512> pool;
@@ -323,13 +431,17 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     float floor_score = -HUGE_VALF;
     for (const std::uint16_t i : order) {
       const float lt = lin_top[i];
-      if (lt + best_mid + best_bot < floor_score) break;
-      const RowKey kt = t.key3[i];
-      for (const auto& xy : s.fives[i]) {
+      if (lt + best_mid + best_bot < floor_score) continue;
+      std::uint64_t bits[2];
+      scan_splits({s.packed[i].data(), key5.data(), lin_best.data()}, t.key3[i],
+                  floor_score - lt, bits);
+      for (std::size_t w = 0; w < 2; ++w)
+      for (std::uint64_t m = bits[w]; m; m &= m - 1) {
+        const auto& xy = s.fives[i][w * 64 + static_cast<std::size_t>(__builtin_ctzll(m))];
         const bool x_low = t.key5[xy[0]] <= t.key5[xy[1]];
         const std::uint16_t middle = x_low ? xy[0] : xy[1], bottom = x_low ? xy[1] : xy[0];
         const float lin = lt + lin_mid[middle] + lin_bot[bottom];
-        if (lin < floor_score || t.key5[middle] < kt) continue;
+        if (lin < floor_score) continue;  // marked by the bound only, or the floor has risen
         pool[pooled++] = {lin, i, middle, bottom};
         if (pooled == pool.size()) {
           floor_score = keep_best(pool.data(), pooled, kCandidates);
