@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 from capsa_fast import banting, format_cards
 from flask import Response, after_this_request, request
@@ -13,7 +13,6 @@ from api.banting_schemas import (
     MAX_COMBO_SIZE,
     PASS,
     BantingCombo,
-    BantingRules,
     BantingSettings,
     ClassifyRequest,
     ClassifyResponse,
@@ -30,12 +29,12 @@ from api.banting_schemas import (
     ValidateResponse,
 )
 from api.cards import canonical, card_ids
-from api.errors import FieldErrors, ValidationProblem
+from api.common import engine, read_rules, refuse
+from api.errors import FieldErrors
 from api.routing import ModelBlueprint
 
 bp = ModelBlueprint("banting", __name__, url_prefix="/v1/banting", tag="banting")
 
-T = TypeVar("T")
 
 DEFAULT_LANGUAGE = "en"
 # ISO 639 withdrew "in" for Indonesian in 1989, but some platforms (old Java) still send it.
@@ -43,20 +42,6 @@ _LANGUAGE_ALIASES = {"in": "id"}
 
 
 # --- input helpers ------------------------------------------------------------------------
-
-
-def _refuse(field: str, message: str) -> ValidationProblem:
-    errors = FieldErrors()
-    errors.add(field, message)
-    return ValidationProblem(errors)
-
-
-def _engine(call: Callable[[], T], field: str) -> T:
-    """Run an engine call on checked input; a ValueError it still raises is a 422 on ``field``."""
-    try:
-        return call()
-    except ValueError as exc:
-        raise _refuse(field, str(exc)) from exc
 
 
 def _cards(
@@ -95,44 +80,13 @@ def _hand_and_table(
     return hand, table
 
 
-def _pointer_token(key: str) -> str:
-    """``key`` as one segment of a field path (RFC 6901 escaping of '~' and '/')."""
-    return key.replace("~", "~0").replace("/", "~1")
-
-
-def _rules_field(settings: Mapping[str, Any], message: str) -> str:
-    """The field a ``Rules.from_dict`` error is about, from the start of its message.
-
-    The package's messages begin with the setting's name ("suit_order must be ...",
-    "scoring: ...", "unknown setting 'foo' ...", "unknown preset 'x' ...").
-    """
-    if message.startswith(("unknown preset", "preset ")):
-        return "rules/preset"
-    # Longest names first, so a setting whose name starts another's cannot shadow it.
-    for key in sorted(settings, key=len, reverse=True):
-        if message.startswith((f"unknown setting {key!r}", f"{key} ", f"{key}:")):
-            return f"rules/{_pointer_token(key)}"
-    return "rules"
-
-
-def _rules(rules: BantingRules | None, errors: FieldErrors) -> banting.Rules | None:
-    """The table rules of a request (None: a problem was added to ``errors``)."""
-    settings = {} if rules is None else rules.root
-    try:
-        return banting.Rules.from_dict(settings)
-    except (ValueError, TypeError) as exc:
-        message = str(exc)
-        errors.add(_rules_field(settings, message), message)
-        return None
-
-
 def _table_combo(table: list[int] | None, rules: banting.Rules) -> None:
     """422 on ``table`` unless it is a combo under ``rules``."""
     if table is None or banting.classify(table, rules) is not None:
         return
     reason = banting.why_not(table, rules)
     detail = reason[1] if reason else "not a combo"
-    raise _refuse("table", f"The table must be a combo under these rules: {detail}.")
+    raise refuse("table", f"The table must be a combo under these rules: {detail}.")
 
 
 def _combo(combo: Any) -> BantingCombo:
@@ -180,16 +134,16 @@ def classify(body: ClassifyRequest) -> ClassifyResponse:
     RULE_FORBIDS, e.g. a straight the straight order leaves out)."""
     errors = FieldErrors()
     cards = _cards(body.cards, "cards", errors, lo=0, hi=DECK_SIZE)
-    rules = _rules(body.rules, errors)
+    rules = read_rules(banting.Rules.from_dict, body.rules, errors)
     errors.raise_if_any()
     assert rules is not None
 
-    combo = _engine(lambda: banting.classify(cards, rules), "cards")
+    combo = engine(lambda: banting.classify(cards, rules), "cards")
     if combo is not None:
         return ClassifyResponse(combo=_combo(combo), reason=None)
     language = _language()
     _content_language(language)
-    reason = _engine(lambda: banting.why_not(cards, rules, lang=language), "cards")
+    reason = engine(lambda: banting.why_not(cards, rules, lang=language), "cards")
     code, message = reason or ("NOT_A_COMBO", "not a combo")
     return ClassifyResponse(combo=None, reason=ComboReason(code=code, message=message))
 
@@ -207,7 +161,7 @@ def compare(body: CompareRequest) -> CompareResponse:
     errors = FieldErrors()
     a = _cards(body.a, "a", errors, lo=0, hi=DECK_SIZE)
     b = _cards(body.b, "b", errors, lo=0, hi=DECK_SIZE)
-    rules = _rules(body.rules, errors)
+    rules = read_rules(banting.Rules.from_dict, body.rules, errors)
     errors.raise_if_any()
     assert rules is not None
 
@@ -216,7 +170,7 @@ def compare(body: CompareRequest) -> CompareResponse:
         if reason is not None:
             errors.add(field, f"{reason[1]}.")
     errors.raise_if_any()
-    result = _engine(lambda: banting.compare(a, b, rules), "b")
+    result = engine(lambda: banting.compare(a, b, rules), "b")
     return CompareResponse(result=result)
 
 
@@ -241,14 +195,14 @@ def validate(body: ValidateRequest) -> ValidateResponse:
     play: list[int] | str = (
         PASS if body.play == PASS else _cards(body.play, "play", errors, lo=0, hi=DECK_SIZE)
     )
-    rules = _rules(body.rules, errors)
+    rules = read_rules(banting.Rules.from_dict, body.rules, errors)
     errors.raise_if_any()
     assert rules is not None
     _table_combo(table, rules)
 
     language = _language()
     _content_language(language)
-    verdict = _engine(
+    verdict = engine(
         lambda: banting.validate(
             hand,
             play,
@@ -279,12 +233,12 @@ def legal_plays(body: LegalPlaysRequest) -> LegalPlaysResponse:
     table, else the plays that beat it. 'count' is the total; 'plays' lists at most 'limit'."""
     errors = FieldErrors()
     hand, table = _hand_and_table(body, errors)
-    rules = _rules(body.rules, errors)
+    rules = read_rules(banting.Rules.from_dict, body.rules, errors)
     errors.raise_if_any()
     assert rules is not None
     _table_combo(table, rules)
 
-    plays = _engine(
+    plays = engine(
         lambda: banting.legal_plays(hand, table, rules=rules, first_play=body.first_play), "hand"
     )
     return LegalPlaysResponse(
@@ -303,11 +257,11 @@ def score(body: ScoreRequest) -> ScoreResponse:
     pays cards_left x the tier multiplier of the rules' scoring; the winner (the one player
     with 0 cards) receives the sum."""
     errors = FieldErrors()
-    rules = _rules(body.rules, errors)
+    rules = read_rules(banting.Rules.from_dict, body.rules, errors)
     errors.raise_if_any()
     assert rules is not None
 
-    lines = _engine(lambda: banting.score_lines(body.cards_left, rules), "cards_left")
+    lines = engine(lambda: banting.score_lines(body.cards_left, rules), "cards_left")
     return ScoreResponse(
         scores=[line["points"] for line in lines],
         lines=[ScoreLine(**line) for line in lines],

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 from capsa_fast import format_cards, poker
 from flask import current_app
 
 from api.cards import batch_card_arrays, card_ids
-from api.errors import FieldErrors, ValidationProblem
+from api.common import engine
+from api.errors import FieldErrors
 from api.routing import ModelBlueprint
 from api.schemas import (
     BOARD_SIZE,
@@ -26,22 +26,6 @@ from api.schemas import (
 )
 
 bp = ModelBlueprint("poker", __name__, url_prefix="/v1", tag="poker")
-
-T = TypeVar("T")
-
-
-def _engine(call: Callable[[], T], field: str) -> T:
-    """Run an engine call on input the routes have already checked.
-
-    The engine re-checks its input; if it still finds a problem our checks missed, that is
-    the client's input being refused, so it stays a 422 naming the field, not a 500.
-    """
-    try:
-        return call()
-    except ValueError as exc:
-        errors = FieldErrors()
-        errors.add(field, str(exc))
-        raise ValidationProblem(errors) from exc
 
 
 def _hand_fields(value: Any) -> dict[str, Any]:
@@ -64,7 +48,7 @@ def evaluate(body: EvaluateRequest) -> EvaluateResponse:
     errors = FieldErrors()
     cards = card_ids(body.cards, "cards", errors, sizes=HAND_SIZES)
     errors.raise_if_any()
-    value = _engine(lambda: poker.evaluate(cards), "cards")
+    value = engine(lambda: poker.evaluate(cards), "cards")
     return EvaluateResponse(**_hand_fields(value))
 
 
@@ -93,7 +77,7 @@ def evaluate_batch(body: BatchEvaluateRequest) -> BatchEvaluateResponse:
     strengths = np.empty(len(hands), dtype=np.int64)
     categories = np.empty(len(hands), dtype=object)
     for rows, ids in groups:
-        group_strengths = _engine(lambda ids=ids: poker.evaluate_batch(ids), "hands")
+        group_strengths = engine(lambda ids=ids: poker.evaluate_batch(ids), "hands")
         strengths[rows] = group_strengths
         categories[rows] = poker.categories_of(group_strengths)
     # model_construct skips re-validating 2 x 100,000 values that come straight from the
@@ -122,7 +106,7 @@ def showdown(body: ShowdownRequest) -> ShowdownResponse:
     ]
     errors.raise_if_any()
 
-    result = _engine(lambda: poker.showdown(board, holes), "players")
+    result = engine(lambda: poker.showdown(board, holes), "players")
     # Pot shares come from the engine so the API and the package split pots the same way.
     return ShowdownResponse(
         players=[ShowdownPlayer(**_hand_fields(hand)) for hand in result.hands],

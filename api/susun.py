@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 from capsa_fast import format_cards, susun
 
 from api.cards import card_ids
-from api.errors import FieldErrors, ValidationProblem
+from api.common import engine, read_rules
+from api.errors import FieldErrors
 from api.routing import ModelBlueprint
 from api.susun_schemas import (
     HAND_SIZE,
@@ -22,7 +23,6 @@ from api.susun_schemas import (
     SusunPresetsResponse,
     SusunRow,
     SusunRows,
-    SusunRules,
     SusunScoreRequest,
     SusunScoreResponse,
     SusunSettings,
@@ -30,27 +30,12 @@ from api.susun_schemas import (
 
 bp = ModelBlueprint("susun", __name__, url_prefix="/v1/susun", tag="susun")
 
-T = TypeVar("T")
 
 # Longer lists cannot be a row or a hand of one deck; they get a count error but no card scan.
 _MAX_SCANNED = 52
 
 
 # --- input helpers ------------------------------------------------------------------------
-
-
-def _refuse(field: str, message: str) -> ValidationProblem:
-    errors = FieldErrors()
-    errors.add(field, message)
-    return ValidationProblem(errors)
-
-
-def _engine(call: Callable[[], T], field: str) -> T:
-    """Run an engine call on checked input; a ValueError it still raises is a 422 on ``field``."""
-    try:
-        return call()
-    except ValueError as exc:
-        raise _refuse(field, str(exc)) from exc
 
 
 def _cards(
@@ -62,70 +47,6 @@ def _cards(
         errors.add(field, f"Expected {size} cards, got {len(tokens)}.")
         return []
     return card_ids(tokens, field, errors, sizes=(size,), seen=seen)
-
-
-def _pointer_token(key: str) -> str:
-    """``key`` as one segment of a field path (RFC 6901 escaping of '~' and '/')."""
-    return key.replace("~", "~0").replace("/", "~1")
-
-
-def _matching_key(keys: Any, message: str, patterns: Sequence[str]) -> str | None:
-    """The key of ``keys`` that ``message`` is about: one of ``patterns`` (formatted with
-    the key and its repr) starts it or, for 'unknown ...' patterns, occurs in it."""
-    if not isinstance(keys, Mapping):
-        return None
-    # Longest names first, so a key whose name starts another's cannot shadow it.
-    for key in sorted(keys, key=lambda k: len(str(k)), reverse=True):
-        for pattern in patterns:
-            needle = pattern.format(key=key, repr=repr(key))
-            if message.startswith(needle) or (needle.startswith("unknown") and needle in message):
-                return str(key)
-    return None
-
-
-def _bonus_field(table: Any, message: str) -> str:
-    """The field under ``rules/bonus_rows`` a bonus-table message is about.
-
-    The package writes "bonus_rows: unknown position 'x'", "bonus_rows.top must be ...",
-    "bonus_rows.top: unknown kind 'x'" and "bonus_rows.top.pair must be ...".
-    """
-    field = "rules/bonus_rows"
-    rest = message.removeprefix("bonus_rows")
-    position = _matching_key(
-        table, rest, (".{key} ", ".{key}:", ".{key}.", "unknown position {repr}")
-    )
-    if position is None:
-        return field
-    field += f"/{_pointer_token(position)}"
-    kinds = table[position]
-    rest = rest.removeprefix(f".{position}")
-    kind = _matching_key(kinds, rest, (".{key} ", "unknown kind {repr}"))
-    return field if kind is None else f"{field}/{_pointer_token(kind)}"
-
-
-def _rules_field(settings: Mapping[str, Any], message: str) -> str:
-    """The field a ``Rules.from_dict`` error is about, from the start of its message.
-
-    The package's messages begin with the setting's name ("sweep_multiplier must be ...",
-    "bonus_rows: ...", "unknown setting 'foo' ...", "unknown preset 'x' ...").
-    """
-    if message.startswith(("unknown preset", "preset ")):
-        return "rules/preset"
-    if message.startswith("bonus_rows") and "bonus_rows" in settings:
-        return _bonus_field(settings["bonus_rows"], message)
-    key = _matching_key(settings, message, ("unknown setting {repr}", "{key} ", "{key}:"))
-    return "rules" if key is None else f"rules/{_pointer_token(key)}"
-
-
-def _rules(rules: SusunRules | None, errors: FieldErrors) -> susun.Rules | None:
-    """The table rules of a request (None: a problem was added to ``errors``)."""
-    settings = {} if rules is None else rules.root
-    try:
-        return susun.Rules.from_dict(settings)
-    except (ValueError, TypeError) as exc:
-        message = str(exc)
-        errors.add(_rules_field(settings, message), message)
-        return None
 
 
 def _rows(top: list[int], middle: list[int], bottom: list[int]) -> SusunRows:
@@ -163,11 +84,11 @@ def check(body: SusunCheckRequest) -> SusunCheckResponse:
         position: _cards(getattr(body, position), position, size, errors, seen)
         for position, size in ROW_SIZES.items()
     }
-    rules = _rules(body.rules, errors)
+    rules = read_rules(susun.Rules.from_dict, body.rules, errors)
     errors.raise_if_any()
     assert rules is not None
 
-    verdict = _engine(lambda: susun.check(rows["top"], rows["middle"], rows["bottom"], rules), "")
+    verdict = engine(lambda: susun.check(rows["top"], rows["middle"], rows["bottom"], rules), "")
     return SusunCheckResponse(
         fouled=verdict.fouled,
         out_of_order=verdict.out_of_order,
@@ -199,11 +120,11 @@ def arrange(body: SusunArrangeRequest) -> dict[str, Any]:
     every rank (it is still arranged). With top_k, 'alternatives' lists the k best."""
     errors = FieldErrors()
     hand = _cards(body.hand, "hand", HAND_SIZE, errors, {})
-    rules = _rules(body.rules, errors)
+    rules = read_rules(susun.Rules.from_dict, body.rules, errors)
     errors.raise_if_any()
     assert rules is not None
 
-    found = _engine(lambda: susun.arrange(hand, rules, body.strategy, body.top_k), "hand")
+    found = engine(lambda: susun.arrange(hand, rules, body.strategy, body.top_k), "hand")
     ranked = found if isinstance(found, list) else [found]
     best = ranked[0]
     response = SusunArrangeResponse(
@@ -259,11 +180,11 @@ def score(body: SusunScoreRequest) -> SusunScoreResponse:
                 if position in given
             }
         )
-    rules = _rules(body.rules, errors)
+    rules = read_rules(susun.Rules.from_dict, body.rules, errors)
     errors.raise_if_any()
     assert rules is not None
 
-    table = _engine(lambda: susun.score(players, rules, body.stake), "players")
+    table = engine(lambda: susun.score(players, rules, body.stake), "players")
     return SusunScoreResponse(
         points=table.points,
         money=table.money,

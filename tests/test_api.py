@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 import api.cards
 from api import create_app
+from tests.api_helpers import assert_problem, field_errors
 
-PROBLEM = "application/problem+json"
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
 POST_ROUTES = ["/v1/evaluate", "/v1/evaluate/batch", "/v1/poker/showdown"]
 VALID_BODIES = {
@@ -27,46 +27,12 @@ VALID_BODIES = {
 }
 
 
-@pytest.fixture
-def api_app() -> Iterator[Flask]:
-    yield create_app({"TESTING": True})
-
-
-@pytest.fixture
-def api_client(api_app: Flask) -> FlaskClient:
-    return api_app.test_client()
-
-
 def evaluate(client: FlaskClient, cards: str | list[str]) -> dict[str, Any]:
     tokens = cards.split() if isinstance(cards, str) else cards
     response = client.post("/v1/evaluate", json={"cards": tokens})
     assert response.status_code == 200, response.get_data(as_text=True)
     assert response.mimetype == "application/json"
     return response.get_json()
-
-
-def assert_problem(response: Any, status: int) -> dict[str, Any]:
-    """The response is an RFC 9457 problem with ``status``; returns the problem object."""
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == PROBLEM
-    problem = response.get_json(force=True)
-    assert problem["type"] == "about:blank"
-    assert problem["status"] == status
-    assert isinstance(problem["title"], str) and problem["title"]
-    assert isinstance(problem["detail"], str) and problem["detail"]
-    if status == 422:
-        assert problem["errors"], "a 422 must list the bad fields"
-        for entry in problem["errors"]:
-            assert set(entry) == {"field", "message"}
-            assert isinstance(entry["field"], str) and entry["message"]
-    else:
-        assert "errors" not in problem
-    return problem
-
-
-def field_errors(response: Any) -> dict[str, str]:
-    """field -> message of a 422 response."""
-    return {e["field"]: e["message"] for e in assert_problem(response, 422)["errors"]}
 
 
 # --- health -----------------------------------------------------------------------------

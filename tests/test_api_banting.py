@@ -8,14 +8,13 @@ from typing import Any
 
 import pytest
 from capsa_fast import banting
-from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api import create_app
+from tests.api_helpers import assert_problem, field_errors, post
 
-PROBLEM = "application/problem+json"
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
 POST_ROUTES = [
     "/v1/banting/classify",
@@ -31,47 +30,6 @@ VALID_BODIES: dict[str, dict[str, Any]] = {
     "/v1/banting/legal-plays": {"hand": ["3d", "9c", "9d"]},
     "/v1/banting/score": {"cards_left": [0, 5]},
 }
-
-
-@pytest.fixture
-def api_app() -> Iterator[Flask]:
-    yield create_app({"TESTING": True})
-
-
-@pytest.fixture
-def api_client(api_app: Flask) -> FlaskClient:
-    return api_app.test_client()
-
-
-def post(client: FlaskClient, route: str, body: Any, **kwargs: Any) -> dict[str, Any]:
-    response = client.post(route, json=body, **kwargs)
-    assert response.status_code == 200, response.get_data(as_text=True)
-    assert response.mimetype == "application/json"
-    return response.get_json()
-
-
-def assert_problem(response: Any, status: int) -> dict[str, Any]:
-    """The response is an RFC 9457 problem with ``status``; returns the problem object."""
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == PROBLEM
-    problem = response.get_json(force=True)
-    assert problem["type"] == "about:blank"
-    assert problem["status"] == status
-    assert isinstance(problem["title"], str) and problem["title"]
-    assert isinstance(problem["detail"], str) and problem["detail"]
-    if status == 422:
-        assert problem["errors"], "a 422 must list the bad fields"
-        for entry in problem["errors"]:
-            assert set(entry) == {"field", "message"}
-            assert isinstance(entry["field"], str) and entry["message"]
-    else:
-        assert "errors" not in problem
-    return problem
-
-
-def field_errors(response: Any) -> dict[str, str]:
-    """field -> message of a 422 response."""
-    return {e["field"]: e["message"] for e in assert_problem(response, 422)["errors"]}
 
 
 def validate(client: FlaskClient, **body: Any) -> dict[str, Any]:

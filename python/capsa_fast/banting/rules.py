@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from .. import _core
+from .._presets import PresetRules, resolve_rules
 
 RANKS = "23456789TJQKA"
 
@@ -128,8 +129,11 @@ def _normalise_scoring(value: Any) -> list[list[int]]:
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(PresetRules):
     """One Capsa Banting rule set. Build with :meth:`preset` or :meth:`from_dict`."""
+
+    _PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = PRESETS
+    _DEFAULT_PRESET: ClassVar[str] = DEFAULT_PRESET
 
     suit_order: str = "dchs"
     straights: tuple[str, ...] = tuple(STRAIGHT_ORDERS["two-high"])
@@ -145,27 +149,6 @@ class Rules:
     scoring: tuple[tuple[int, int], ...] = ((1, 1), (10, 2), (13, 3))
     preset_name: str = DEFAULT_PRESET
     _core_rules: Any = field(default=None, repr=False, compare=False)
-
-    @classmethod
-    def preset(cls, name: str = DEFAULT_PRESET, /, **overrides: Any) -> Rules:
-        """The preset ``name`` with ``overrides`` (setting=value) applied."""
-        if name not in PRESETS:
-            raise ValueError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
-        settings = dict(PRESETS[name])
-        for key, value in overrides.items():
-            if key not in settings:
-                raise ValueError(f"unknown setting {key!r} (known: {', '.join(settings)})")
-            settings[key] = value
-        return cls._build(name, settings)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Rules:
-        """From ``{"preset": name, **overrides}``, as the HTTP API sends it."""
-        data = dict(data or {})
-        name = data.pop("preset", DEFAULT_PRESET)
-        if not isinstance(name, str):
-            raise ValueError(f"preset must be a string, got {name!r}")
-        return cls.preset(name, **data)
 
     @classmethod
     def _build(cls, name: str, s: dict[str, Any]) -> Rules:
@@ -228,15 +211,7 @@ class Rules:
 
 def resolve(rules: Rules | Mapping[str, Any] | str | None) -> Rules:
     """Rules from a Rules, a dict ``{"preset": ..., ...}``, a preset name, or None (default)."""
-    if rules is None:
-        return _DEFAULT
-    if isinstance(rules, Rules):
-        return rules
-    if isinstance(rules, str):
-        return Rules.preset(rules)
-    if isinstance(rules, Mapping):
-        return Rules.from_dict(rules)
-    raise ValueError(f"rules must be a Rules, a preset name or a dict, got {rules!r}")
+    return resolve_rules(Rules, _DEFAULT, rules)
 
 
 _DEFAULT = Rules.preset(DEFAULT_PRESET)

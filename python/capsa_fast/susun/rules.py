@@ -9,9 +9,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from .. import _core
+from .._presets import PresetRules, resolve_rules
 
 POSITIONS = ("top", "middle", "bottom")
 CATEGORIES: tuple[str, ...] = tuple(_core.CATEGORIES)
@@ -88,8 +89,11 @@ def _check_bonus(value: Any) -> dict[str, dict[str, int]]:
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(PresetRules):
     """One Capsa Susun rule set. Build with :meth:`preset` or :meth:`from_dict`."""
+
+    _PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = PRESETS
+    _DEFAULT_PRESET: ClassVar[str] = DEFAULT_PRESET
 
     suit_tiebreak: bool = True
     bonus_rows: Mapping[str, Mapping[str, int]] = field(
@@ -106,15 +110,7 @@ class Rules:
     _core_rules: Any = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def preset(cls, name: str = DEFAULT_PRESET, /, **overrides: Any) -> Rules:
-        """The preset ``name`` with ``overrides`` (setting=value) applied."""
-        if name not in PRESETS:
-            raise ValueError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
-        settings = copy.deepcopy(PRESETS[name])
-        for key, value in overrides.items():
-            if key not in settings:
-                raise ValueError(f"unknown setting {key!r} (known: {', '.join(settings)})")
-            settings[key] = value
+    def _build(cls, name: str, settings: dict[str, Any]) -> Rules:
         if not isinstance(settings["suit_tiebreak"], bool):
             raise ValueError(
                 f"suit_tiebreak must be true or false, got {settings['suit_tiebreak']!r}"
@@ -129,15 +125,6 @@ class Rules:
             preset_name=name,
             **{k: _check_int(k, settings[k]) for k in _INT_RANGES},
         )
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Rules:
-        """From ``{"preset": name, **overrides}``, as the HTTP API sends it."""
-        data = dict(data or {})
-        name = data.pop("preset", DEFAULT_PRESET)
-        if not isinstance(name, str):
-            raise ValueError(f"preset must be a string, got {name!r}")
-        return cls.preset(name, **data)
 
     def __post_init__(self) -> None:
         bonus = [
@@ -176,12 +163,4 @@ _DEFAULT = Rules.preset(DEFAULT_PRESET)
 
 def resolve(rules: Rules | Mapping[str, Any] | str | None) -> Rules:
     """Rules from a Rules, a dict ``{"preset": ..., ...}``, a preset name, or None (default)."""
-    if rules is None:
-        return _DEFAULT
-    if isinstance(rules, Rules):
-        return rules
-    if isinstance(rules, str):
-        return Rules.preset(rules)
-    if isinstance(rules, Mapping):
-        return Rules.from_dict(rules)
-    raise ValueError(f"rules must be a Rules, a preset name or a dict, got {rules!r}")
+    return resolve_rules(Rules, _DEFAULT, rules)

@@ -1,0 +1,41 @@
+"""Shared by the API tests: posting JSON and reading RFC 9457 problem responses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.testing import FlaskClient
+
+PROBLEM = "application/problem+json"
+
+
+def post(client: FlaskClient, route: str, body: Any, **kwargs: Any) -> dict[str, Any]:
+    """POST ``body`` as JSON, expect a 200 JSON answer, return it."""
+    response = client.post(route, json=body, **kwargs)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.mimetype == "application/json"
+    return response.get_json()
+
+
+def assert_problem(response: Any, status: int) -> dict[str, Any]:
+    """The response is an RFC 9457 problem with ``status``; returns the problem object."""
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == PROBLEM
+    problem = response.get_json(force=True)
+    assert problem["type"] == "about:blank"
+    assert problem["status"] == status
+    assert isinstance(problem["title"], str) and problem["title"]
+    assert isinstance(problem["detail"], str) and problem["detail"]
+    if status == 422:
+        assert problem["errors"], "a 422 must list the bad fields"
+        for entry in problem["errors"]:
+            assert set(entry) == {"field", "message"}
+            assert isinstance(entry["field"], str) and entry["message"]
+    else:
+        assert "errors" not in problem
+    return problem
+
+
+def field_errors(response: Any) -> dict[str, str]:
+    """field -> message of a 422 response."""
+    return {e["field"]: e["message"] for e in assert_problem(response, 422)["errors"]}
