@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -39,3 +40,25 @@ def assert_problem(response: Any, status: int) -> dict[str, Any]:
 def field_errors(response: Any) -> dict[str, str]:
     """field -> message of a 422 response."""
     return {e["field"]: e["message"] for e in assert_problem(response, 422)["errors"]}
+
+
+def resolve_ref(document: dict[str, Any], ref: str) -> Any:
+    """The node a local ``$ref`` points at; KeyError when it dangles."""
+    assert ref.startswith("#/"), ref
+    node: Any = document
+    for part in ref[2:].split("/"):
+        node = node[part.replace("~1", "/").replace("~0", "~")]
+    return node
+
+
+def all_refs(node: Any) -> Iterator[str]:
+    """Every ``$ref`` value anywhere in a JSON document."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref":
+                yield value
+            else:
+                yield from all_refs(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from all_refs(item)

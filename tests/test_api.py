@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import capsa_fast
@@ -16,7 +15,7 @@ from hypothesis import strategies as st
 
 import api.cards
 from api import create_app
-from tests.api_helpers import assert_problem, field_errors
+from tests.api_helpers import all_refs, assert_problem, field_errors, resolve_ref
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
 POST_ROUTES = ["/v1/evaluate", "/v1/evaluate/batch", "/v1/poker/showdown"]
@@ -430,26 +429,6 @@ def test_arbitrary_json_never_gives_a_500(route: str, body: Any) -> None:
 # --- /openapi.json ----------------------------------------------------------------------
 
 
-def resolve(document: dict[str, Any], ref: str) -> Any:
-    assert ref.startswith("#/"), ref
-    node: Any = document
-    for part in ref[2:].split("/"):
-        node = node[part.replace("~1", "/").replace("~0", "~")]
-    return node
-
-
-def all_refs(node: Any) -> Iterator[str]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "$ref":
-                yield value
-            else:
-                yield from all_refs(value)
-    elif isinstance(node, list):
-        for item in node:
-            yield from all_refs(item)
-
-
 def test_openapi_lists_every_route_with_schemas(api_app: Flask, api_client: FlaskClient) -> None:
     response = api_client.get("/openapi.json")
     assert response.status_code == 200
@@ -474,9 +453,9 @@ def test_openapi_lists_every_route_with_schemas(api_app: Flask, api_client: Flas
         assert "default" in operation["responses"]
         if method == "post":
             schema = operation["requestBody"]["content"]["application/json"]["schema"]
-            assert resolve(document, schema["$ref"])["additionalProperties"] is False
+            assert resolve_ref(document, schema["$ref"])["additionalProperties"] is False
             for status in ("400", "413", "415", "422"):
-                problem = resolve(document, operation["responses"][status]["$ref"])
+                problem = resolve_ref(document, operation["responses"][status]["$ref"])
                 assert "application/problem+json" in problem["content"], (path, status)
 
 
@@ -485,7 +464,7 @@ def test_openapi_refs_all_resolve(api_client: FlaskClient) -> None:
     refs = list(all_refs(document))
     assert refs
     for ref in refs:
-        resolve(document, ref)  # raises KeyError if dangling
+        resolve_ref(document, ref)  # raises KeyError if dangling
     assert "$defs" not in json.dumps(document)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api import create_app
-from tests.api_helpers import assert_problem, field_errors, post
+from tests.api_helpers import all_refs, assert_problem, field_errors, post, resolve_ref
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
 POST_ROUTES = ["/v1/susun/check", "/v1/susun/arrange", "/v1/susun/score"]
@@ -736,26 +735,6 @@ def test_arbitrary_rules_never_give_a_500(route: str, rules: dict[str, Any]) -> 
 # --- /openapi.json ------------------------------------------------------------------------
 
 
-def resolve(document: dict[str, Any], ref: str) -> Any:
-    assert ref.startswith("#/"), ref
-    node: Any = document
-    for part in ref[2:].split("/"):
-        node = node[part.replace("~1", "/").replace("~0", "~")]
-    return node
-
-
-def all_refs(node: Any) -> Iterator[str]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "$ref":
-                yield value
-            else:
-                yield from all_refs(value)
-    elif isinstance(node, list):
-        for item in node:
-            yield from all_refs(item)
-
-
 def test_openapi_documents_the_susun_routes(api_client: FlaskClient) -> None:
     document = api_client.get("/openapi.json").get_json()
     susun_paths = {
@@ -774,13 +753,13 @@ def test_openapi_documents_the_susun_routes(api_client: FlaskClient) -> None:
         assert operation["tags"] == ["susun"]
         assert operation["summary"] and operation["description"]
         ok = operation["responses"]["200"]["content"]["application/json"]["schema"]
-        resolve(document, ok["$ref"])
+        resolve_ref(document, ok["$ref"])
         if method == "post":
             schema = operation["requestBody"]["content"]["application/json"]["schema"]
-            assert resolve(document, schema["$ref"])["additionalProperties"] is False
+            assert resolve_ref(document, schema["$ref"])["additionalProperties"] is False
             assert "422" in operation["responses"]
     for ref in all_refs(document):
-        resolve(document, ref)  # raises KeyError if dangling
+        resolve_ref(document, ref)  # raises KeyError if dangling
 
     schemas = document["components"]["schemas"]
     rules = schemas["SusunRules"]
@@ -796,7 +775,7 @@ def test_openapi_documents_the_susun_routes(api_client: FlaskClient) -> None:
     assert len(player["oneOf"]) == 2
     assert player["properties"]["hand"]["minItems"] == 13
     assert "alternatives" in schemas["SusunArrangeResponse"]["properties"]
-    all_presets = resolve(
+    all_presets = resolve_ref(
         document,
         document["paths"]["/v1/rules/presets"]["get"]["responses"]["200"]["content"][
             "application/json"

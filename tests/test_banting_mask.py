@@ -36,15 +36,17 @@ def test_action_space_layout() -> None:
 def test_mask_marks_exactly_the_legal_plays(preset: str, situation: str) -> None:
     rules = banting.Rules.preset(preset)
     table = {
-        "lead": None, "first": None, "single": "9h", "pair": "9s 9d",
+        "lead": None,
+        "first": None,
+        "single": "9h",
+        "pair": "9s 9d",
         "five": "3c 4d 5h 6s 7c",
     }[situation]
     table_ids = tuple(banting.classify(table, rules).cards) if table else ()
     hands = random_hands(300, seed=zlib.crc32(f"{preset}/{situation}".encode()), exclude=table_ids)
     first = situation == "first"
     mask = banting.legal_play_mask(hands, table=table, rules=rules, first_play=first)
-    packed = banting.legal_play_mask(hands, table=table, rules=rules, first_play=first,
-                                     packed=True)
+    packed = banting.legal_play_mask(hands, table=table, rules=rules, first_play=first, packed=True)
     counts = banting.legal_play_counts(hands, table=table, rules=rules, first_play=first)
     assert mask.shape == (300, banting.NUM_ACTIONS) and mask.dtype == bool
     assert packed.shape == (300, banting.NUM_ACTIONS // 8)
