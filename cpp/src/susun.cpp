@@ -103,27 +103,49 @@ const TiebreakInfo kTiebreak;
 constexpr int kSuitPosition[4] = {1, 0, 2, 3};  // d < c < h < s, by suit id
 
 // The same key as row_key(), from a strength and the subset's positions in the hand.
-inline RowKey tiebreak_key(poker::Strength st, unsigned subset, const int* cards13,
+// Contract: the hand is in order_for_tiebreak() order, so the highest set position among a
+// rank's positions is that rank's highest suit.
+inline RowKey tiebreak_key(poker::Strength st, unsigned subset, const int* suit_position,
                            const unsigned* rank_positions) {
   if (kTiebreak.flush[st]) {
-    const int suit = kSuitPosition[suit_of(cards13[__builtin_ctz(subset)])];
+    const int suit = suit_position[__builtin_ctz(subset)];
     return static_cast<RowKey>(kTiebreak.flush_first * 4 + suit * kTiebreak.flush_span +
                                (st - kTiebreak.flush_first));
   }
-  int best = 0;
-  for (unsigned m = subset & rank_positions[kTiebreak.rank[st]]; m; m &= m - 1)
-    best = std::max(best, kSuitPosition[suit_of(cards13[__builtin_ctz(m)])]);
-  return static_cast<RowKey>(st * 4 + best);
+  const unsigned group = subset & rank_positions[kTiebreak.rank[st]];
+  return static_cast<RowKey>(st * 4 + suit_position[31 - __builtin_clz(group)]);
 }
 
+// The hand sorted by rank, then Susun suit order (the search's working order), and where
+// each sorted card came from.
+struct SortedHand {
+  std::array<int, 13> cards;
+  std::array<std::uint8_t, 13> from;
+  explicit SortedHand(const int* cards13) {
+    std::array<std::uint8_t, 13> idx;
+    for (std::uint8_t i = 0; i < 13; ++i) idx[i] = i;
+    auto order = [&](std::uint8_t i) { return rank_of(cards13[i]) * 4 + kSuitPosition[suit_of(cards13[i])]; };
+    std::sort(idx.begin(), idx.end(), [&](std::uint8_t a, std::uint8_t b) { return order(a) < order(b); });
+    for (std::size_t i = 0; i < 13; ++i) {
+      from[i] = idx[i];
+      cards[i] = cards13[idx[i]];
+    }
+  }
+};
+
+// Contract: cards13 in SortedHand order.
 void build_tables(const int* cards13, const Rules& rules, bool with_units, SubsetTables& t) {
   const bool tb = rules.suit_tiebreak;
   const std::uint32_t* u3 = tb ? tables::kUnits3Tiebreak : tables::kUnits3Plain;
   const std::uint32_t* u5 = tb ? tables::kUnits5Tiebreak : tables::kUnits5Plain;
   unsigned rank_positions[13] = {};
-  for (int i = 0; i < 13; ++i) rank_positions[rank_of(cards13[i])] |= 1u << i;
+  int suit_position[13];
+  for (int i = 0; i < 13; ++i) {
+    rank_positions[rank_of(cards13[i])] |= 1u << i;
+    suit_position[i] = kSuitPosition[suit_of(cards13[i])];
+  }
   auto key_of = [&](poker::Strength st, unsigned subset) {
-    return tb ? tiebreak_key(st, subset, cards13, rank_positions) : static_cast<RowKey>(st * 4);
+    return tb ? tiebreak_key(st, subset, suit_position, rank_positions) : static_cast<RowKey>(st * 4);
   };
   std::size_t n3 = 0, n5 = 0;
   for (int a = 0; a < 13; ++a)
@@ -186,55 +208,54 @@ class TopK {
 };
 
 // For one top row's 128 (padded) splits: bit j of the result is set when split j is valid
-// (both fives at least as strong as the top row) and may be worth `need`: each five's
-// better value in either position, summed, is an upper bound of the split's value. Tables
-// are indexed by five number and hold a sentinel at kNumFives (key 0: never valid). The
-// AVX2 version gathers eight splits at a time; the scalar one is the reference and the
-// fallback. Callers compute the exact value of the few splits marked.
-struct SplitScan {
-  const std::uint32_t* pairs;  // 128 packed pairs
-  const std::int32_t* key5;    // kNumFives + 1 keys
-  const float* best;           // kNumFives + 1: max(middle value, bottom value)
-};
-
-void scan_scalar(const SplitScan& s, std::int32_t kt, float need, std::uint64_t* bits) {
+// (both fives at least as strong as the top row) and may be worth `need`. Each five has a
+// word: its row key in the high 16 bits and, in the low 16, its better value in either
+// position rounded up to a fixed-point grid, so the sum of a split's two words' low
+// halves bounds the split's value from above. Indexed by five number, with a sentinel at
+// kNumFives (key 0: never valid). The AVX2 version gathers eight splits at a time; the
+// scalar one is the reference and the fallback. Callers compute the exact value of the
+// few splits marked.
+void scan_scalar(const std::uint32_t* pairs, const std::uint32_t* word5, std::int32_t kt,
+                 std::int32_t need, std::uint64_t* bits) {
   bits[0] = bits[1] = 0;
   for (std::size_t j = 0; j < 128; ++j) {
-    const std::uint32_t x = s.pairs[j] & 0xFFFF, y = s.pairs[j] >> 16;
-    const bool hit = std::min(s.key5[x], s.key5[y]) >= kt && s.best[x] + s.best[y] >= need;
+    const std::uint32_t wx = word5[pairs[j] & 0xFFFF], wy = word5[pairs[j] >> 16];
+    const auto kx = static_cast<std::int32_t>(wx >> 16), ky = static_cast<std::int32_t>(wy >> 16);
+    const auto value = static_cast<std::int32_t>((wx & 0xFFFF) + (wy & 0xFFFF));
+    const bool hit = std::min(kx, ky) >= kt && value >= need;
     bits[j >> 6] |= static_cast<std::uint64_t>(hit) << (j & 63);
   }
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx2"))) void scan_avx2(const SplitScan& s, std::int32_t kt, float need,
-                                                std::uint64_t* bits) {
+__attribute__((target("avx2"))) void scan_avx2(const std::uint32_t* pairs,
+                                                const std::uint32_t* word5, std::int32_t kt,
+                                                std::int32_t need, std::uint64_t* bits) {
+  const auto* words = reinterpret_cast<const int*>(word5);
   const __m256i low16 = _mm256_set1_epi32(0xFFFF);
   const __m256i below_kt = _mm256_set1_epi32(kt - 1);
-  const __m256 needv = _mm256_set1_ps(need);
+  const __m256i below_need = _mm256_set1_epi32(need - 1);
   bits[0] = bits[1] = 0;
   for (std::size_t b = 0; b < 16; ++b) {
-    const __m256i p = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s.pairs + 8 * b));
-    const __m256i x = _mm256_and_si256(p, low16);
-    const __m256i y = _mm256_srli_epi32(p, 16);
-    const __m256 v = _mm256_add_ps(_mm256_i32gather_ps(s.best, x, 4), _mm256_i32gather_ps(s.best, y, 4));
-    const __m256 worth = _mm256_cmp_ps(v, needv, _CMP_GE_OQ);
-    if (_mm256_movemask_ps(worth) == 0) continue;
-    const __m256i kx = _mm256_i32gather_epi32(s.key5, x, 4);
-    const __m256i ky = _mm256_i32gather_epi32(s.key5, y, 4);
-    const __m256i valid = _mm256_cmpgt_epi32(_mm256_min_epi32(kx, ky), below_kt);
-    const __m256 hit = _mm256_and_ps(worth, _mm256_castsi256_ps(valid));
-    bits[b >> 3] |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm256_movemask_ps(hit))) << (8 * (b & 7));
+    const __m256i p = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pairs + 8 * b));
+    const __m256i wx = _mm256_i32gather_epi32(words, _mm256_and_si256(p, low16), 4);
+    const __m256i wy = _mm256_i32gather_epi32(words, _mm256_srli_epi32(p, 16), 4);
+    const __m256i keys = _mm256_min_epi32(_mm256_srli_epi32(wx, 16), _mm256_srli_epi32(wy, 16));
+    const __m256i value = _mm256_add_epi32(_mm256_and_si256(wx, low16), _mm256_and_si256(wy, low16));
+    const __m256i hit = _mm256_and_si256(_mm256_cmpgt_epi32(keys, below_kt),
+                                         _mm256_cmpgt_epi32(value, below_need));
+    bits[b >> 3] |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(hit)))) << (8 * (b & 7));
   }
 }
 #endif
 
-void scan_splits(const SplitScan& s, std::int32_t kt, float need, std::uint64_t* bits) {
+void scan_splits(const std::uint32_t* pairs, const std::uint32_t* word5, std::int32_t kt,
+                 std::int32_t need, std::uint64_t* bits) {
 #if defined(__x86_64__) && defined(__GNUC__)
   static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx2) return scan_avx2(s, kt, need, bits);
+  if (avx2) return scan_avx2(pairs, word5, kt, need, bits);
 #endif
-  scan_scalar(s, kt, need, bits);
+  scan_scalar(pairs, word5, kt, need, bits);
 }
 
 // How many of a top row's splits are valid, counting a split whose fives tie twice (both
@@ -294,7 +315,8 @@ std::uint32_t percentile_units(RowKey key, int n, bool suit_tiebreak) noexcept {
 
 int count_valid(const int* cards13, const Rules& rules) noexcept {
   SubsetTables t;
-  build_tables(cards13, rules, false, t);
+  const SortedHand hand(cards13);
+  build_tables(hand.cards.data(), rules, false, t);
   const Splits& s = splits();
   const RowKey weakest_five = *std::min_element(t.key5.begin(), t.key5.end());
   std::array<std::int32_t, kNumFives + 1> key5;  // + the sentinel, never valid
@@ -329,7 +351,8 @@ PlayerRows player_rows(const int* top3, const int* middle5, const int* bottom5,
 std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strategy strategy,
                                  int k, const EvModel* model) {
   SubsetTables t;
-  build_tables(cards13, rules, true, t);
+  const SortedHand hand(cards13);
+  build_tables(hand.cards.data(), rules, true, t);
   const Splits& s = splits();
   TopK best(k);
   const bool use_ev = strategy == Strategy::kEv && model != nullptr && model->loaded();
@@ -393,7 +416,7 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     // visited from the best linear value down, with the same bound as above.
     constexpr std::size_t kCandidates = 32;
     std::array<float, kNumThrees> lin_top;
-    std::array<float, kNumFives + 1> lin_mid, lin_bot, lin_best;  // + the sentinel
+    std::array<float, kNumFives + 1> lin_mid, lin_bot;  // + the sentinel
     auto row_value = [&](RowKey key, poker::Strength st, int pos) {
       // bonus_value(), inline: the royal flush column first, then the category's.
       const auto& row = rules.bonus[static_cast<std::size_t>(pos)];
@@ -405,17 +428,30 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     };
     for (std::size_t i = 0; i < kNumThrees; ++i) lin_top[i] = row_value(t.key3[i], t.strength3[i], kTop);
     float best_mid = -HUGE_VALF, best_bot = -HUGE_VALF;
-    std::array<std::int32_t, kNumFives + 1> key5;
+    float low = HUGE_VALF, high = -HUGE_VALF;
     for (std::size_t i = 0; i < kNumFives; ++i) {
       lin_mid[i] = row_value(t.key5[i], t.strength5[i], kMiddle);
       lin_bot[i] = row_value(t.key5[i], t.strength5[i], kBottom);
-      key5[i] = t.key5[i];
-      lin_best[i] = std::max(lin_mid[i], lin_bot[i]);
       best_mid = std::max(best_mid, lin_mid[i]);
       best_bot = std::max(best_bot, lin_bot[i]);
+      low = std::min(low, std::min(lin_mid[i], lin_bot[i]));
+      high = std::max(high, std::max(lin_mid[i], lin_bot[i]));
     }
-    lin_mid[kNumFives] = lin_bot[kNumFives] = lin_best[kNumFives] = 0;
-    key5[kNumFives] = 0;
+    lin_mid[kNumFives] = lin_bot[kNumFives] = 0;
+    // The scan's words: key << 16 | value on a grid of 60,000 steps, rounded up.
+    const double scale = 60000.0 / std::max(static_cast<double>(high - low), 1e-6);
+    std::array<std::uint32_t, kNumFives + 1> word5;
+    for (std::size_t i = 0; i < kNumFives; ++i) {
+      const double v = std::ceil((std::max(lin_mid[i], lin_bot[i]) - low) * scale);
+      word5[i] = static_cast<std::uint32_t>(t.key5[i]) << 16 |
+                 static_cast<std::uint32_t>(std::clamp(v, 0.0, 65535.0));
+    }
+    word5[kNumFives] = 0;
+    // The grid value a split's two words must reach to be worth `need` (rounded down).
+    auto grid_need = [&](float need) {
+      const double g = std::floor((static_cast<double>(need) - 2.0 * low) * scale);
+      return static_cast<std::int32_t>(std::clamp(g, -1e9, 1e9));
+    };
     // The 32 best top rows first, best first, so the floor rises early; the rest in any
     // order (fully sorting all 286 costs more than it saves).
     std::array<std::uint16_t, kNumThrees> order;
@@ -426,15 +462,14 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     std::sort(order.begin(), order.begin() + kFirst, by_value);
     // Candidates above the floor gather in a buffer; when it fills, the best kCandidates
     // are kept and the floor rises to the worst of them.
-    std::array<Candidate, 512> pool;
+    std::array<Candidate, 128> pool;
     std::size_t pooled = 0;
     float floor_score = -HUGE_VALF;
     for (const std::uint16_t i : order) {
       const float lt = lin_top[i];
       if (lt + best_mid + best_bot < floor_score) continue;
       std::uint64_t bits[2];
-      scan_splits({s.packed[i].data(), key5.data(), lin_best.data()}, t.key3[i],
-                  floor_score - lt, bits);
+      scan_splits(s.packed[i].data(), word5.data(), t.key3[i], grid_need(floor_score - lt), bits);
       for (std::size_t w = 0; w < 2; ++w)
       for (std::uint64_t m = bits[w]; m; m &= m - 1) {
         const auto& xy = s.fives[i][w * 64 + static_cast<std::size_t>(__builtin_ctzll(m))];
@@ -474,6 +509,9 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
   for (const Candidate& c : best.items()) {
     Arrangement a;
     a.split = split_of(s.three_mask[c.top], s.five_mask[c.middle], s.five_mask[c.bottom]);
+    for (auto& i : a.split.top) i = hand.from[i];
+    for (auto& i : a.split.middle) i = hand.from[i];
+    for (auto& i : a.split.bottom) i = hand.from[i];
     a.score = strategy == Strategy::kPercentile || (strategy == Strategy::kEv && !use_ev)
                   ? c.score / kPercentileDenominator
                   : c.score;
