@@ -239,7 +239,10 @@ def legal_plays(body: LegalPlaysRequest) -> LegalPlaysResponse:
     _table_combo(table, rules)
 
     plays = engine(
-        lambda: banting.legal_plays(hand, table, rules=rules, first_play=body.first_play), "hand"
+        lambda: banting.legal_plays(
+            hand, table, rules=rules, first_play=body.first_play, passed=body.passed
+        ),
+        "hand",
     )
     return LegalPlaysResponse(
         count=len(plays), plays=[_combo(combo) for combo in plays[: body.limit]]

@@ -181,15 +181,18 @@ class CompareRequest(RequestModel):
     rules: Rules
 
 
+Passed = Annotated[
+    bool,
+    Field(description="This player has passed since the trick began (matters with pass_locks)."),
+]
+
+
 class ValidateRequest(RequestModel):
     hand: Hand
     play: Play
     table: Table
     first_play: FirstPlay
-    passed: bool = Field(
-        default=False,
-        description="This player has passed since the trick began (matters with pass_locks).",
-    )
+    passed: Passed = False
     rules: Rules
 
 
@@ -197,6 +200,7 @@ class LegalPlaysRequest(RequestModel):
     hand: Hand
     table: Table
     first_play: FirstPlay
+    passed: Passed = False
     rules: Rules
     limit: int = Field(
         default=DEFAULT_LEGAL_PLAYS_LIMIT,

@@ -606,7 +606,7 @@ def test_rules_may_be_null_or_empty(api_client: FlaskClient, route: str) -> None
         ("/v1/banting/legal-plays", {"hand": ["3d"], "limit": 20_001}, ["limit"]),
         ("/v1/banting/legal-plays", {"hand": ["3d"], "limit": "5"}, ["limit"]),
         ("/v1/banting/legal-plays", {"hand": ["3d"], "limit": 5.0}, ["limit"]),
-        ("/v1/banting/legal-plays", {"hand": ["3d"], "passed": True}, ["passed"]),
+        ("/v1/banting/legal-plays", {"hand": ["3d"], "passed": "yes"}, ["passed"]),
         ("/v1/banting/score", {"cards_left": [0]}, ["cards_left"]),
         ("/v1/banting/score", {"cards_left": [0, 1, 2, 3, 4]}, ["cards_left"]),
         ("/v1/banting/score", {"cards_left": [0, 14]}, ["cards_left/1"]),
@@ -763,3 +763,15 @@ def test_classify_reason_follows_accept_language(api_client) -> None:
     assert en["reason"]["code"] == id_["reason"]["code"] == "NOT_A_COMBO"
     assert "is not a combo" in en["reason"]["message"]
     assert "bukan kombinasi" in id_["reason"]["message"]
+
+
+def test_legal_plays_after_passing_under_pass_locks(api_client: FlaskClient) -> None:
+    body = {
+        "hand": ["3d", "9s", "9h", "Ks", "Kd"],
+        "table": ["Qs", "Qh"],
+        "passed": True,
+        "rules": {"preset": "capsa-banting", "pass_locks": True},
+    }
+    assert post(api_client, "/v1/banting/legal-plays", body) == {"count": 0, "plays": []}
+    body["rules"] = {"preset": "capsa-banting"}
+    assert post(api_client, "/v1/banting/legal-plays", body)["count"] == 1

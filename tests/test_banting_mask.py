@@ -68,3 +68,16 @@ def test_mask_rejects_bad_rows() -> None:
         banting.legal_play_mask(random_hands(2, seed=2, size=14))
     with pytest.raises(ValueError, match="on the table"):
         banting.legal_play_mask(np.array([[0, 1, 2]]), table=[2])
+
+
+def test_pass_locks_leave_no_plays_after_passing() -> None:
+    hand = "3d 9s 9h Ks Kd As"
+    locks = banting.Rules.preset("capsa-banting", pass_locks=True)
+    free = banting.Rules.preset("capsa-banting")
+    assert banting.legal_plays(hand, table="Qs Qh", rules=locks, passed=True) == []
+    assert len(banting.legal_plays(hand, table="Qs Qh", rules=free, passed=True)) == 1
+    # Leading starts a new trick: having passed the last one does not matter.
+    assert banting.legal_plays(hand, rules=locks, passed=True)
+    rows = np.array([banting.classify(hand.split()[0]).cards + [c for c in range(46, 51)]])
+    assert banting.legal_play_counts(rows, table="Qs", rules=locks, passed=True).tolist() == [0]
+    assert not banting.legal_play_mask(rows, table="Qs", rules=locks, passed=True).any()

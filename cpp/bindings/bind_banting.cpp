@@ -255,21 +255,24 @@ void bind_banting(py::module_& m) {
       py::arg("first_play"), py::arg("passed"));
   m.def(
       "banting_legal_plays",
-      [](py::handle hand, py::handle table, const Rules& rules, bool first_play) {
+      [](py::handle hand, py::handle table, const Rules& rules, bool first_play, bool passed) {
         const CardMask hm = hand_mask(hand);
         const bool has_table = !table.is_none();
         const Combo t = has_table ? table_combo(table, rules, hm) : Combo{};
         std::vector<Combo> plays;
         {
           py::gil_scoped_release release;
-          plays = legal_plays(hm, has_table ? &t : nullptr, rules, must_contain(hm, rules, first_play));
+          plays = legal_plays(hm, has_table ? &t : nullptr, rules,
+                              must_contain(hm, rules, first_play), passed);
         }
         return plays;
       },
-      py::arg("hand"), py::arg("table"), py::arg("rules"), py::arg("first_play"));
+      py::arg("hand"), py::arg("table"), py::arg("rules"), py::arg("first_play"),
+      py::arg("passed") = false);
   m.def(
       "banting_legal_play_counts",
-      [](const HandRows& hands, py::handle table, const Rules& rules, bool first_play) {
+      [](const HandRows& hands, py::handle table, const Rules& rules, bool first_play,
+         bool passed) {
         const BatchInput in = batch_input(hands, table, rules);
         py::array_t<std::int32_t> out(static_cast<py::ssize_t>(in.masks.size()));
         std::int32_t* dst = out.mutable_data();
@@ -277,15 +280,17 @@ void bind_banting(py::module_& m) {
           py::gil_scoped_release release;
           for (std::size_t i = 0; i < in.masks.size(); ++i) {
             dst[i] = count_legal_plays(in.masks[i], in.table_ptr(), rules,
-                                       must_contain(in.masks[i], rules, first_play));
+                                       must_contain(in.masks[i], rules, first_play), passed);
           }
         }
         return out;
       },
-      py::arg("hands"), py::arg("table"), py::arg("rules"), py::arg("first_play"));
+      py::arg("hands"), py::arg("table"), py::arg("rules"), py::arg("first_play"),
+      py::arg("passed") = false);
   m.def(
       "banting_legal_play_mask",
-      [](const HandRows& hands, py::handle table, const Rules& rules, bool first_play) {
+      [](const HandRows& hands, py::handle table, const Rules& rules, bool first_play,
+         bool passed) {
         if (hands.shape(1) > kMaxMaskCards) {
           throw std::invalid_argument("the mask form takes hands of at most 13 cards, got " +
                                       std::to_string(hands.shape(1)));
@@ -313,12 +318,14 @@ void bind_banting(py::module_& m) {
                                     subset |= 1u << position[c.cards[q]];
                                   const int a = index[subset];
                                   row[a >> 3] = static_cast<std::uint8_t>(row[a >> 3] | (1u << (a & 7)));
-                                });
+                                },
+                                passed);
           }
         }
         return out;
       },
-      py::arg("hands"), py::arg("table"), py::arg("rules"), py::arg("first_play"));
+      py::arg("hands"), py::arg("table"), py::arg("rules"), py::arg("first_play"),
+      py::arg("passed") = false);
   m.attr("BANTING_NUM_ACTIONS") = kNumActions;
   m.def("banting_actions", [] {
     // Position subsets in action order: sizes 1, 2, 3, 5, each in lexicographic order.

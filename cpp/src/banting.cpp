@@ -156,16 +156,17 @@ int lowest_card(CardMask hand, const Rules& rules) noexcept {
 }
 
 std::vector<Combo> legal_plays(CardMask hand, const Combo* table, const Rules& rules,
-                               int must_contain) {
+                               int must_contain, bool passed) {
   std::vector<Combo> out;
-  for_each_legal_play(hand, table, rules, must_contain,
-                      [&](const Combo& c) { out.push_back(c); });
+  for_each_legal_play(
+      hand, table, rules, must_contain, [&](const Combo& c) { out.push_back(c); }, passed);
   return out;
 }
 
 int count_legal_plays(CardMask hand, const Combo* table, const Rules& rules,
-                      int must_contain) {
-  return for_each_legal_play(hand, table, rules, must_contain, [](const Combo&) {});
+                      int must_contain, bool passed) {
+  return for_each_legal_play(
+      hand, table, rules, must_contain, [](const Combo&) {}, passed);
 }
 
 Verdict validate(CardMask hand, const int* play, int n, bool is_pass, const Combo* table,

@@ -100,16 +100,17 @@ using CardMask = std::uint64_t;
 int lowest_card(CardMask hand, const Rules& rules) noexcept;
 
 // Every distinct legal play from `hand` (1..52 cards): all combos when leading (table
-// null), or those beating *table; with must_contain >= 0, only plays holding that card.
+// null), or those beating *table; with must_contain >= 0, only plays holding that card;
+// none when the player has `passed` this trick and the rules have pass_locks.
 // Calls f(const Combo&) for each; returns the count.
 template <class F>
 int for_each_legal_play(CardMask hand, const Combo* table, const Rules& rules,
-                        int must_contain, F&& f);
+                        int must_contain, F&& f, bool passed = false);
 
 std::vector<Combo> legal_plays(CardMask hand, const Combo* table, const Rules& rules,
-                               int must_contain);
+                               int must_contain, bool passed = false);
 int count_legal_plays(CardMask hand, const Combo* table, const Rules& rules,
-                      int must_contain);
+                      int must_contain, bool passed = false);
 
 // Judges a play. `play` holds n cards (n = 0 with is_pass for a pass). Returns the first
 // applicable code in API order; on kOk or kDoesNotBeat, *combo is the play's combo.

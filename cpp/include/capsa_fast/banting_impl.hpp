@@ -25,8 +25,9 @@ struct ByRank {
 
 template <class F>
 int for_each_legal_play(CardMask hand, const Combo* table, const Rules& rules,
-                        int must_contain, F&& f) {
+                        int must_contain, F&& f, bool passed) {
   int count = 0;
+  if (table && passed && rules.pass_locks) return 0;
   const CardMask must = must_contain >= 0 ? CardMask{1} << must_contain : 0;
   const int table_size = table ? table->size : 0;
   auto emit = [&](const int* cs, int n) {

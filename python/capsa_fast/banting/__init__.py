@@ -111,21 +111,32 @@ def validate(
 
 
 def legal_plays(
-    hand: Any, table: Any = None, rules: RulesLike = None, first_play: bool = False
+    hand: Any,
+    table: Any = None,
+    rules: RulesLike = None,
+    first_play: bool = False,
+    passed: bool = False,
 ) -> list[Combo]:
     """Every distinct legal play from ``hand`` (1-52 cards), passing excluded.
 
-    Leading when ``table`` is None; ``first_play`` keeps only plays with the lowest card.
+    Leading when ``table`` is None; ``first_play`` keeps only plays with the lowest card;
+    ``passed`` (this player passed since the trick began) leaves none under ``pass_locks``.
     """
-    return list(_core.banting_legal_plays(hand, table, resolve(rules).core, first_play))
+    r = resolve(rules)
+    return list(_core.banting_legal_plays(hand, table, r.core, first_play, passed))
 
 
 def legal_play_counts(
-    hands: npt.ArrayLike, table: Any = None, rules: RulesLike = None, first_play: bool = False
+    hands: npt.ArrayLike,
+    table: Any = None,
+    rules: RulesLike = None,
+    first_play: bool = False,
+    passed: bool = False,
 ) -> npt.NDArray[np.int32]:
     """Number of legal plays for each row of ``hands`` (integer array ``[N, k]`` of ids)."""
     arr = _batch_array(hands)
-    return _core.banting_legal_play_counts(arr, table, resolve(rules).core, first_play)
+    r = resolve(rules)
+    return _core.banting_legal_play_counts(arr, table, r.core, first_play, passed)
 
 
 NUM_ACTIONS: int = _core.BANTING_NUM_ACTIONS
@@ -149,6 +160,7 @@ def legal_play_mask(
     rules: RulesLike = None,
     first_play: bool = False,
     packed: bool = False,
+    passed: bool = False,
 ) -> npt.NDArray[np.bool_] | npt.NDArray[np.uint8]:
     """Legal plays of each row of ``hands`` (``[N, k]`` ids, k <= 13) as an action mask.
 
@@ -157,7 +169,7 @@ def legal_play_mask(
     ``[N, 208]`` (``numpy.unpackbits(m, axis=1, bitorder="little")`` restores them).
     """
     arr = _batch_array(hands)
-    bits = _core.banting_legal_play_mask(arr, table, resolve(rules).core, first_play)
+    bits = _core.banting_legal_play_mask(arr, table, resolve(rules).core, first_play, passed)
     if packed:
         return bits
     return np.unpackbits(bits, axis=1, bitorder="little").astype(bool)
