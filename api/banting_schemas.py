@@ -20,6 +20,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from api.common import rules_json_schema
 from api.schemas import Card, RequestModel, ResponseModel, _count_schema
 
 DECK_SIZE = 52
@@ -77,28 +78,9 @@ _SETTING_SCHEMAS: dict[str, dict[str, Any]] = {
 }
 
 
-def _rules_schema(schema: dict[str, Any]) -> None:
-    schema.clear()
-    schema.update(
-        {
-            "type": "object",
-            "title": "BantingRules",
-            "description": (
-                "Table rules: a preset and any settings to override on top of it. Unknown "
-                "presets, unknown settings and bad values are refused (422 naming "
-                "'rules/<setting>'). Omitted: the default preset."
-            ),
-            "properties": {
-                "preset": {
-                    "type": "string",
-                    "enum": list(banting.PRESETS),
-                    "default": banting.DEFAULT_PRESET,
-                },
-                **_SETTING_SCHEMAS,
-            },
-            "additionalProperties": True,
-        }
-    )
+_rules_schema = rules_json_schema(
+    "BantingRules", list(banting.PRESETS), banting.DEFAULT_PRESET, _SETTING_SCHEMAS
+)
 
 
 class BantingRules(RootModel[dict[str, Any]]):

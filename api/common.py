@@ -91,3 +91,31 @@ def read_rules(
         message = str(exc)
         errors.add(rules_field(settings, message), message)
         return None
+
+
+def rules_json_schema(
+    title: str, presets: Sequence[str], default: str, settings: Mapping[str, Any]
+) -> Callable[[dict[str, Any]], None]:
+    """The OpenAPI schema of a game's ``rules`` object (for pydantic's json_schema_extra):
+    a preset and any settings to override, each documented; checked by the package."""
+
+    def apply(schema: dict[str, Any]) -> None:
+        schema.clear()
+        schema.update(
+            {
+                "type": "object",
+                "title": title,
+                "description": (
+                    "Table rules: a preset and any settings to override on top of it. Unknown "
+                    "presets, unknown settings and bad values are refused (422 naming "
+                    "'rules/<setting>'). Omitted: the default preset."
+                ),
+                "properties": {
+                    "preset": {"type": "string", "enum": list(presets), "default": default},
+                    **settings,
+                },
+                "additionalProperties": True,
+            }
+        )
+
+    return apply

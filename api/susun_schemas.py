@@ -15,6 +15,7 @@ from capsa_fast.susun.rules import _INT_RANGES, BONUS_KINDS, TOP_KINDS
 from pydantic import ConfigDict, Field, RootModel
 from pydantic.json_schema import SkipJsonSchema
 
+from api.common import rules_json_schema
 from api.schemas import Card, Category, RequestModel, ResponseModel, _count_schema
 
 TOP_SIZE = 3
@@ -80,28 +81,9 @@ _SETTING_SCHEMAS: dict[str, dict[str, Any]] = {
 }
 
 
-def _rules_schema(schema: dict[str, Any]) -> None:
-    schema.clear()
-    schema.update(
-        {
-            "type": "object",
-            "title": "SusunRules",
-            "description": (
-                "Table rules: a preset and any settings to override on top of it. Unknown "
-                "presets, unknown settings and bad values are refused (422 naming "
-                "'rules/<setting>'). Omitted: the default preset."
-            ),
-            "properties": {
-                "preset": {
-                    "type": "string",
-                    "enum": list(susun.PRESETS),
-                    "default": susun.DEFAULT_PRESET,
-                },
-                **_SETTING_SCHEMAS,
-            },
-            "additionalProperties": True,
-        }
-    )
+_rules_schema = rules_json_schema(
+    "SusunRules", list(susun.PRESETS), susun.DEFAULT_PRESET, _SETTING_SCHEMAS
+)
 
 
 class SusunRules(RootModel[dict[str, Any]]):

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from flask.testing import FlaskClient
+from hypothesis import strategies as st
 
 PROBLEM = "application/problem+json"
 
@@ -62,3 +63,21 @@ def all_refs(node: Any) -> Iterator[str]:
     elif isinstance(node, list):
         for item in node:
             yield from all_refs(item)
+
+
+def json_bodies(field_names: list[str], words: list[str]) -> st.SearchStrategy[Any]:
+    """Arbitrary JSON, biased towards a route's field names and meaningful strings, for the
+    tests that no request body ever gives a 500."""
+    return st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers(-3, 200)
+        | st.floats(allow_nan=False)
+        | st.sampled_from(words)
+        | st.text(max_size=4),
+        lambda children: (
+            st.lists(children, max_size=6)
+            | st.dictionaries(st.sampled_from([*field_names, "x"]), children)
+        ),
+        max_leaves=30,
+    )

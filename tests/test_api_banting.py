@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api import create_app
-from tests.api_helpers import all_refs, assert_problem, field_errors, post, resolve_ref
+from tests.api_helpers import all_refs, assert_problem, field_errors, json_bodies, post, resolve_ref
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
 POST_ROUTES = [
@@ -648,40 +648,26 @@ def test_body_that_is_not_json_is_415(api_client: FlaskClient, route: str) -> No
     assert_problem(response, 415)
 
 
-json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(-3, 60)
-    | st.sampled_from(["pass", "3d", "9c", "9d", "Kc", "Zz", "taiwan", "dchs", "none"])
-    | st.text(max_size=4),
-    lambda children: (
-        st.lists(children, max_size=6)
-        | st.dictionaries(
-            st.sampled_from(
-                [
-                    "cards",
-                    "a",
-                    "b",
-                    "hand",
-                    "play",
-                    "table",
-                    "first_play",
-                    "passed",
-                    "rules",
-                    "limit",
-                    "cards_left",
-                    "preset",
-                    "suit_order",
-                    "straights",
-                    "scoring",
-                    "triples",
-                    "x",
-                ]
-            ),
-            children,
-        )
-    ),
-    max_leaves=30,
+json_values = json_bodies(
+    [
+        "cards",
+        "a",
+        "b",
+        "hand",
+        "play",
+        "table",
+        "first_play",
+        "passed",
+        "rules",
+        "limit",
+        "cards_left",
+        "preset",
+        "suit_order",
+        "straights",
+        "scoring",
+        "triples",
+    ],
+    ["pass", "3d", "9c", "9d", "Kc", "Zz", "taiwan", "dchs", "none"],
 )
 
 

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api import create_app
-from tests.api_helpers import all_refs, assert_problem, field_errors, post, resolve_ref
+from tests.api_helpers import all_refs, assert_problem, field_errors, json_bodies, post, resolve_ref
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
 POST_ROUTES = ["/v1/susun/check", "/v1/susun/arrange", "/v1/susun/score"]
@@ -674,36 +674,22 @@ def test_body_that_is_not_json_is_415(api_client: FlaskClient, route: str) -> No
     assert_problem(response, 415)
 
 
-json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(-3, 200)
-    | st.sampled_from(["ev", "naive", "2c", "Ac", "Zz", "capsa-susun", "two-four", "top"])
-    | st.text(max_size=4),
-    lambda children: (
-        st.lists(children, max_size=6)
-        | st.dictionaries(
-            st.sampled_from(
-                [
-                    "top",
-                    "middle",
-                    "bottom",
-                    "hand",
-                    "players",
-                    "rules",
-                    "strategy",
-                    "top_k",
-                    "stake",
-                    "preset",
-                    "bonus_rows",
-                    "room_fee",
-                    "x",
-                ]
-            ),
-            children,
-        )
-    ),
-    max_leaves=30,
+json_values = json_bodies(
+    [
+        "top",
+        "middle",
+        "bottom",
+        "hand",
+        "players",
+        "rules",
+        "strategy",
+        "top_k",
+        "stake",
+        "preset",
+        "bonus_rows",
+        "room_fee",
+    ],
+    ["ev", "naive", "2c", "Ac", "Zz", "capsa-susun", "two-four", "top"],
 )
 
 
