@@ -41,6 +41,7 @@ run: install
 
 lint: $(DEPS_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 # The C++ core alone, without Python: once optimised, once with ASan + UBSan.
 cpp-test: $(DEPS_STAMP)

@@ -82,13 +82,25 @@ def banting_validate(
     passed: bool,
 ) -> tuple[str, BantingCombo | None, BantingCombo | None, int, int]: ...
 def banting_legal_plays(
-    hand: CardsLike, table: CardsLike | None, rules: BantingRules, first_play: bool
+    hand: CardsLike,
+    table: CardsLike | None,
+    rules: BantingRules,
+    first_play: bool,
+    passed: bool = False,
 ) -> list[BantingCombo]: ...
 def banting_legal_play_counts(
-    hands: npt.NDArray[np.integer], table: CardsLike | None, rules: BantingRules, first_play: bool
+    hands: npt.NDArray[np.integer],
+    table: CardsLike | None,
+    rules: BantingRules,
+    first_play: bool,
+    passed: bool = False,
 ) -> npt.NDArray[np.int32]: ...
 def banting_legal_play_mask(
-    hands: npt.NDArray[np.integer], table: CardsLike | None, rules: BantingRules, first_play: bool
+    hands: npt.NDArray[np.integer],
+    table: CardsLike | None,
+    rules: BantingRules,
+    first_play: bool,
+    passed: bool = False,
 ) -> npt.NDArray[np.uint8]: ...
 def banting_actions() -> list[list[int]]: ...
 def banting_score(cards_left: list[int], tiers: list[tuple[int, int]]) -> list[int]: ...

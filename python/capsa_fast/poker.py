@@ -97,7 +97,7 @@ def showdown(board: Any, holes: Sequence[Any]) -> Showdown:
                 name = _core.format_cards([card])[0]
                 raise ValueError(f"duplicate card: {name} (player {seat})")
             seen.add(card)
-        hands.append(_core.evaluate(board_ids + ids) if len(board_ids) >= 3 else None)
+        hands.append(_core.evaluate(board_ids + ids))
     best = max(h.strength for h in hands)
     winners = [i for i, h in enumerate(hands) if h.strength == best]
     shares = [1.0 / len(winners) if i in winners else 0.0 for i in range(len(hands))]

@@ -19,11 +19,17 @@ from .messages import LANGUAGES, combo_label, verdict_message
 from .rules import DEFAULT_PRESET, PRESETS, RUNS, STRAIGHT_ORDERS, Rules, resolve
 
 Combo = _core.BantingCombo
+
+
+def _combo_repr(self: Any) -> str:
+    return (
+        f"Combo(kind={self.kind!r}, cards={_core.format_cards(self.cards)}, label={self.label!r})"
+    )
+
+
 # Readable name of a combo ("pair of 9s"), as a property so every Combo carries it.
-Combo.label = property(lambda self: combo_label(self))  # type: ignore[attr-defined]
-Combo.__repr__ = lambda self: (  # type: ignore[method-assign]
-    f"Combo(kind={self.kind!r}, cards={_core.format_cards(self.cards)}, label={self.label!r})"
-)
+Combo.label = property(combo_label)  # type: ignore[attr-defined]
+Combo.__repr__ = _combo_repr  # type: ignore[method-assign]
 
 RulesLike = Rules | Mapping[str, Any] | str | None
 
@@ -66,7 +72,7 @@ def why_not(cards: Any, rules: RulesLike = None, lang: str = "en") -> tuple[str,
     ``lang``: "en" or "id" (Indonesian) for the message."""
     ids = _core.parse_cards(cards)
     combo, code = _core.banting_classify(ids, resolve(rules).core)
-    if combo is not None:
+    if combo is not None or code is None:
         return None
     return code, verdict_message(code, lang, play=ids, hand=ids)
 

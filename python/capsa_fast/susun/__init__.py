@@ -102,7 +102,9 @@ def check(top: Any, middle: Any, bottom: Any, rules: RulesLike = None) -> Check:
         _row_cards(middle, 5, "the middle row"),
         _row_cards(bottom, 5, "the bottom row"),
     ]
-    keys, bonus, fouled, _ = _core.susun_player_rows(*rows_cards, r.core)
+    keys, bonus, fouled, _ = _core.susun_player_rows(
+        rows_cards[0], rows_cards[1], rows_cards[2], r.core
+    )
     rows = []
     for position, cards, key, value in zip(POSITIONS, rows_cards, keys, bonus, strict=True):
         hv = _core.evaluate(cards)
@@ -213,7 +215,7 @@ def score(players: Sequence[Any], rules: RulesLike = None, stake: float = 1) -> 
                 where = "twice" if seen[card] == i else f"also held by player {seen[card]}"
                 raise ValueError(f"duplicate card: {name} (player {i}, {where})")
             seen[card] = i
-        keys, bonus, fouled, _ = _core.susun_player_rows(*rows, r.core)
+        keys, bonus, fouled, _ = _core.susun_player_rows(rows[0], rows[1], rows[2], r.core)
         dragon = _is_dragon([c for row in rows for c in row], r)
         entries.append((list(keys), list(bonus), bool(fouled), dragon))
     points, between, row_winner, multiplier, supers = _core.susun_score_table(entries, r.core)
@@ -222,18 +224,24 @@ def score(players: Sequence[Any], rules: RulesLike = None, stake: float = 1) -> 
     pairs = []
     for i in range(len(players)):
         for j in range(i + 1, len(players)):
-            pairs.append({
-                "players": [i, j],
-                "rows": {POSITIONS[k]: int(row_winner[i][j][k]) for k in range(3)},
-                "multiplier": [int(multiplier[i][j]), int(multiplier[j][i])],
-                "points": [int(between[i][j]), int(between[j][i])],
-                "fouled": [entries[i][2], entries[j][2]],
-                "dragon": [entries[i][3], entries[j][3]],
-                "super": [bool(supers[i]), bool(supers[j])],
-            })
+            pairs.append(
+                {
+                    "players": [i, j],
+                    "rows": {POSITIONS[k]: int(row_winner[i][j][k]) for k in range(3)},
+                    "multiplier": [int(multiplier[i][j]), int(multiplier[j][i])],
+                    "points": [int(between[i][j]), int(between[j][i])],
+                    "fouled": [entries[i][2], entries[j][2]],
+                    "dragon": [entries[i][3], entries[j][3]],
+                    "super": [bool(supers[i]), bool(supers[j])],
+                }
+            )
     return TableScore(
-        points=[int(p) for p in points], money=money, fee=fee, fee_total=sum(fee),
-        pairs=pairs, arrangements=arrangements,
+        points=[int(p) for p in points],
+        money=money,
+        fee=fee,
+        fee_total=sum(fee),
+        pairs=pairs,
+        arrangements=arrangements,
     )
 
 

@@ -55,13 +55,19 @@ def main() -> None:
             t0 = time.perf_counter()
             counts = count_rows(hands, rules, strategy, args.threads)
             np.savez_compressed(
-                ev.data_path(tiebreak), counts=counts.astype(np.uint32),
-                tables=args.tables, seed=args.seed, iteration=it, baseline=strategy,
+                ev.data_path(tiebreak),
+                counts=counts.astype(np.uint32),
+                tables=args.tables,
+                seed=args.seed,
+                iteration=it,
+                baseline=strategy,
             )
             ev.load_counts.cache_clear()
             ev._MODELS.clear()
-            print(f"tiebreak={tiebreak} pass {it + 1} ({strategy}): {len(hands):,} hands "
-                  f"in {time.perf_counter() - t0:.1f}s")
+            print(
+                f"tiebreak={tiebreak} pass {it + 1} ({strategy}): {len(hands):,} hands "
+                f"in {time.perf_counter() - t0:.1f}s"
+            )
             strategy = "ev"
 
 

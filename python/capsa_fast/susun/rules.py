@@ -29,19 +29,37 @@ _NO_BONUS: dict[str, dict[str, int]] = {"top": {}, "middle": {}, "bottom": {}}
 
 PRESETS: dict[str, dict[str, Any]] = {
     "capsa-susun": {
-        "suit_tiebreak": True, "bonus_rows": _DEFAULT_BONUS, "sweep_multiplier": 2,
-        "super_multiplier": 4, "super_min_players": 4, "majority_bonus": 0,
-        "foul_points": 12, "dragon_points": 208, "room_fee": 0.03,
+        "suit_tiebreak": True,
+        "bonus_rows": _DEFAULT_BONUS,
+        "sweep_multiplier": 2,
+        "super_multiplier": 4,
+        "super_min_players": 4,
+        "majority_bonus": 0,
+        "foul_points": 12,
+        "dragon_points": 208,
+        "room_fee": 0.03,
     },
     "classic": {
-        "suit_tiebreak": False, "bonus_rows": _NO_BONUS, "sweep_multiplier": 2,
-        "super_multiplier": 0, "super_min_players": 4, "majority_bonus": 0,
-        "foul_points": 6, "dragon_points": 0, "room_fee": 0.0,
+        "suit_tiebreak": False,
+        "bonus_rows": _NO_BONUS,
+        "sweep_multiplier": 2,
+        "super_multiplier": 0,
+        "super_min_players": 4,
+        "majority_bonus": 0,
+        "foul_points": 6,
+        "dragon_points": 0,
+        "room_fee": 0.0,
     },
     "two-four": {
-        "suit_tiebreak": False, "bonus_rows": _NO_BONUS, "sweep_multiplier": 1,
-        "super_multiplier": 0, "super_min_players": 4, "majority_bonus": 1,
-        "foul_points": 4, "dragon_points": 0, "room_fee": 0.0,
+        "suit_tiebreak": False,
+        "bonus_rows": _NO_BONUS,
+        "sweep_multiplier": 1,
+        "super_multiplier": 0,
+        "super_min_players": 4,
+        "majority_bonus": 1,
+        "foul_points": 4,
+        "dragon_points": 0,
+        "room_fee": 0.0,
     },
 }
 DEFAULT_PRESET = "capsa-susun"
@@ -132,8 +150,14 @@ class Rules(PresetRules):
             for p in POSITIONS
         ]
         core = _core.SusunRules(
-            self.suit_tiebreak, bonus, self.sweep_multiplier, self.super_multiplier,
-            self.super_min_players, self.majority_bonus, self.foul_points, self.dragon_points,
+            self.suit_tiebreak,
+            bonus,
+            self.sweep_multiplier,
+            self.super_multiplier,
+            self.super_min_players,
+            self.majority_bonus,
+            self.foul_points,
+            self.dragon_points,
         )
         object.__setattr__(self, "_core_rules", core)
 

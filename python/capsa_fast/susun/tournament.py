@@ -114,13 +114,17 @@ def main(argv: list[str] | None = None) -> None:
     points, seats = play(args.tables, args.players, strategies, rules, args.seed, args.threads)
     elapsed = time.perf_counter() - t0
     singles, pairs = summarise(points, seats, strategies)
-    print(f"{args.tables:,} tables x {args.players} players, preset {args.preset}, "
-          f"seed {args.seed}, {elapsed:.1f}s ({args.tables * args.players / elapsed:,.0f} "
-          f"hands/s)")
+    print(
+        f"{args.tables:,} tables x {args.players} players, preset {args.preset}, "
+        f"seed {args.seed}, {elapsed:.1f}s ({args.tables * args.players / elapsed:,.0f} "
+        f"hands/s)"
+    )
     print(f"{'strategy':<12} {'hands':>10} {'mean points/hand':>18} {'95% CI':>22}")
     for s in singles:
-        print(f"{s.name:<12} {s.hands:>10,} {s.mean:>18.4f}   "
-              f"[{s.mean - s.half_width:+.4f}, {s.mean + s.half_width:+.4f}]")
+        print(
+            f"{s.name:<12} {s.hands:>10,} {s.mean:>18.4f}   "
+            f"[{s.mean - s.half_width:+.4f}, {s.mean + s.half_width:+.4f}]"
+        )
     print(f"\n{'pair':<24} {'tables':>10} {'mean difference':>16} {'95% CI':>22}")
     for a, b, mean, hw, n in pairs:
         print(f"{a + ' - ' + b:<24} {n:>10,} {mean:>16.4f}   [{mean - hw:+.4f}, {mean + hw:+.4f}]")
