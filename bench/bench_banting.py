@@ -11,29 +11,11 @@ Run: ``.venv/bin/python bench/bench_banting.py [--hands N]``.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 
-import numpy as np
+from _timing import median_rate, random_hands
 from capsa_fast import banting
 
 REFERENCE_LISTS_PER_S = 39_000
-
-
-def random_hands(n: int, seed: int, exclude: tuple[int, ...] = ()) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    pool = np.array([c for c in range(52) if c not in exclude])
-    keys = rng.random((n, len(pool)))
-    return pool[np.argsort(keys, axis=1)[:, :13]].astype(np.uint8)
-
-
-def median_rate(fn, items: int, repeats: int = 5) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return items / statistics.median(times)
 
 
 def main() -> None:
@@ -49,23 +31,34 @@ def main() -> None:
     no_nines = random_hands(n, 3, exclude=nines)
 
     rows = [
-        ("legal_play_counts, leading", median_rate(
-            lambda: banting.legal_play_counts(lead, rules=rules), n)),
-        ("legal_play_counts, answering a single (3d)", median_rate(
-            lambda: banting.legal_play_counts(no_3d, table=[three_d], rules=rules), n)),
-        ("legal_play_counts, answering a pair (9s 9h)", median_rate(
-            lambda: banting.legal_play_counts(no_nines, table=list(nines), rules=rules), n)),
+        (
+            "legal_play_counts, leading",
+            median_rate(lambda: banting.legal_play_counts(lead, rules=rules), n),
+        ),
+        (
+            "legal_play_counts, answering a single (3d)",
+            median_rate(lambda: banting.legal_play_counts(no_3d, table=[three_d], rules=rules), n),
+        ),
+        (
+            "legal_play_counts, answering a pair (9s 9h)",
+            median_rate(
+                lambda: banting.legal_play_counts(no_nines, table=list(nines), rules=rules), n
+            ),
+        ),
     ]
     per_hand = [h.tolist() for h in lead[:20_000]]
     lists = median_rate(
-        lambda: [banting.legal_plays(h, rules=rules) for h in per_hand], len(per_hand))
+        lambda: [banting.legal_plays(h, rules=rules) for h in per_hand], len(per_hand)
+    )
     rows.append(("legal_plays per hand (list of Combo)", lists))
 
     print(f"{'measure':<48} {'hands/s':>14}")
     for name, rate in rows:
         print(f"{name:<48} {rate:>14,.0f}")
-    print(f"\nlegal_plays lists per second vs the Python reference projects "
-          f"(~{REFERENCE_LISTS_PER_S:,}/s): {lists / REFERENCE_LISTS_PER_S:.1f}x")
+    print(
+        f"\nlegal_plays lists per second vs the Python reference projects "
+        f"(~{REFERENCE_LISTS_PER_S:,}/s): {lists / REFERENCE_LISTS_PER_S:.1f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -10,20 +10,9 @@ Run: ``.venv/bin/python bench/bench_susun.py [--hands N]``.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 
-import numpy as np
+from _timing import median_rate, random_hands
 from capsa_fast import susun
-
-
-def median_rate(fn, items: int, repeats: int = 3) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return items / statistics.median(times)
 
 
 def main() -> None:
@@ -31,8 +20,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20_000)
     parser.add_argument("--preset", default="capsa-susun")
     args = parser.parse_args()
-    rng = np.random.default_rng(5)
-    hands = np.argsort(rng.random((args.hands, 52)), axis=1)[:, :13].astype(np.uint8)
+    hands = random_hands(args.hands, seed=5)
     rules = susun.Rules.preset(args.preset)
     susun.arrange(hands[0].tolist(), rules)  # load the ev model outside the timing
     print(f"preset {args.preset}, {args.hands:,} random hands")
@@ -42,11 +30,14 @@ def main() -> None:
             rate = median_rate(
                 lambda s=strategy, t=threads: susun.arrange_batch(hands, rules, s, threads=t),
                 len(hands),
+                repeats=3,
             )
-            print(f"{f'arrange_batch {strategy}, {threads} thread(s)':<40} {rate:>12,.0f} "
-                  f"{1e6 / rate:>9.1f}")
+            print(
+                f"{f'arrange_batch {strategy}, {threads} thread(s)':<40} {rate:>12,.0f} "
+                f"{1e6 / rate:>9.1f}"
+            )
     few = [h.tolist() for h in hands[:5000]]
-    rate = median_rate(lambda: [susun.count_valid(h, rules) for h in few], len(few))
+    rate = median_rate(lambda: [susun.count_valid(h, rules) for h in few], len(few), repeats=3)
     print(f"{'count_valid per hand (Python call)':<40} {rate:>12,.0f} {1e6 / rate:>9.1f}")
 
 

@@ -39,60 +39,37 @@ BOOLEANS = ("triples", "pass_locks", "dragon")
 
 _DEFAULT_SCORING = [[1, 1], [10, 2], [13, 3]]
 
-PRESETS: dict[str, dict[str, Any]] = {
-    "capsa-banting": {
-        "suit_order": "dchs",
-        "straights": "two-high",
-        "straight_tiebreak": "highest-card",
-        "flush_compare": "suit-first",
-        "triples": True,
-        "bombs": "none",
-        "first_lead": "lowest-card",
-        "pass_locks": False,
-        "ending": "first-out",
-        "dragon": True,
-        "scoring": _DEFAULT_SCORING,
-    },
+# The default table (RULES.md 3.2); each preset is this table with the settings it changes
+# (RULES.md 3.4). PRESETS holds every preset's full settings.
+_BASE: dict[str, Any] = {
+    "suit_order": "dchs",
+    "straights": "two-high",
+    "straight_tiebreak": "highest-card",
+    "flush_compare": "suit-first",
+    "triples": True,
+    "bombs": "none",
+    "first_lead": "lowest-card",
+    "pass_locks": False,
+    "ending": "first-out",
+    "dragon": True,
+    "scoring": _DEFAULT_SCORING,
+}
+_CHANGES: dict[str, dict[str, Any]] = {
+    "capsa-banting": {},
     "hong-kong": {
-        "suit_order": "dchs",
         "straights": "two-low",
         "straight_tiebreak": "sequence-top",
         "flush_compare": "rank-first",
-        "triples": True,
-        "bombs": "none",
-        "first_lead": "lowest-card",
-        "pass_locks": False,
-        "ending": "first-out",
-        "dragon": True,
-        "scoring": _DEFAULT_SCORING,
     },
     "taiwan": {
         "suit_order": "cdhs",
         "straights": "taiwan",
-        "straight_tiebreak": "highest-card",
         "flush_compare": "none",
-        "triples": True,
         "bombs": "quads-and-straight-flush",
-        "first_lead": "lowest-card",
-        "pass_locks": False,
-        "ending": "first-out",
-        "dragon": True,
-        "scoring": _DEFAULT_SCORING,
     },
-    "pagat": {
-        "suit_order": "dchs",
-        "straights": "two-high",
-        "straight_tiebreak": "highest-card",
-        "flush_compare": "rank-first",
-        "triples": True,
-        "bombs": "none",
-        "first_lead": "lowest-card",
-        "pass_locks": False,
-        "ending": "first-out",
-        "dragon": True,
-        "scoring": _DEFAULT_SCORING,
-    },
+    "pagat": {"flush_compare": "rank-first"},
 }
+PRESETS: dict[str, dict[str, Any]] = {name: {**_BASE, **diff} for name, diff in _CHANGES.items()}
 DEFAULT_PRESET = "capsa-banting"
 
 
