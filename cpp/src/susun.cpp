@@ -412,8 +412,8 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     }
   } else {
     // Phase 1: a linear score per split (each row's expected points on its own) keeps
-    // the best candidates; phase 2 ranks those by the full expected points. Top rows are
-    // visited from the best linear value down, with the same bound as above.
+    // the best candidates; phase 2 ranks those by the full expected points. A top row is
+    // skipped when even the best middle and bottom values cannot lift it to the floor.
     constexpr std::size_t kCandidates = 32;
     std::array<float, kNumThrees> lin_top;
     std::array<float, kNumFives + 1> lin_mid, lin_bot;  // + the sentinel
