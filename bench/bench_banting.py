@@ -2,6 +2,7 @@
 
 Prints medians over several runs:
 - ``legal_play_counts`` in batch when leading, and when answering a single / a pair;
+- ``legal_play_mask`` (packed) in batch when leading;
 - ``legal_plays`` per hand (a full list of Combo objects per call), against the figure of
   about 39,000 legal-move lists per second measured for the Python reference projects.
 
@@ -44,6 +45,10 @@ def main() -> None:
             median_rate(
                 lambda: banting.legal_play_counts(no_nines, table=list(nines), rules=rules), n
             ),
+        ),
+        (
+            "legal_play_mask (packed), leading",
+            median_rate(lambda: banting.legal_play_mask(lead, rules=rules, packed=True), n),
         ),
     ]
     per_hand = [h.tolist() for h in lead[:20_000]]
