@@ -7,6 +7,7 @@ namespace capsa_fast::bindings {
 void bind_cards(py::module_& m);
 void bind_poker(py::module_& m);
 void bind_banting(py::module_& m);
+void bind_banting_game(py::module_& m);
 void bind_susun(py::module_& m);
 }  // namespace capsa_fast::bindings
 
@@ -15,5 +16,6 @@ PYBIND11_MODULE(_core, m) {
   capsa_fast::bindings::bind_cards(m);
   capsa_fast::bindings::bind_poker(m);
   capsa_fast::bindings::bind_banting(m);
+  capsa_fast::bindings::bind_banting_game(m);
   capsa_fast::bindings::bind_susun(m);
 }

@@ -8,14 +8,26 @@ Cards are ids or strings as everywhere in capsa_fast.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from .messages import LANGUAGES, combo_label, verdict_message
+from .game import (
+    BOT_LEVELS,
+    CODE_ALPHABET,
+    GAME_CODES,
+    Game,
+    IllegalPlay,
+    Move,
+    RoundResult,
+    deal,
+    make_code,
+    new_code,
+    parse_code,
+)
+from .messages import LANGUAGES, Verdict, combo_label, verdict_message
 from .rules import DEFAULT_PRESET, PRESETS, RUNS, STRAIGHT_ORDERS, Rules, resolve
 
 Combo = _core.BantingCombo
@@ -44,16 +56,6 @@ CODES: tuple[str, ...] = (
     "DOES_NOT_BEAT",
 )
 """Rejection codes, in the order of precedence of API.md."""
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """Whether a play is allowed: ``code`` is None when ``ok``; ``combo`` is the play's combo."""
-
-    ok: bool
-    combo: Combo | None
-    code: str | None
-    message: str
 
 
 def _cards_or_none(cards: Any) -> Any:
@@ -231,22 +233,33 @@ def _check_cards_left(cards_left: Sequence[int]) -> list[int]:
 
 __all__ = [
     "ACTIONS",
+    "BOT_LEVELS",
     "CODES",
+    "CODE_ALPHABET",
     "DEFAULT_PRESET",
+    "GAME_CODES",
     "LANGUAGES",
     "NUM_ACTIONS",
     "PRESETS",
     "RUNS",
     "STRAIGHT_ORDERS",
     "Combo",
+    "Game",
+    "IllegalPlay",
+    "Move",
+    "RoundResult",
     "Rules",
     "Verdict",
     "action_index",
     "classify",
     "compare",
+    "deal",
     "legal_play_counts",
     "legal_play_mask",
     "legal_plays",
+    "make_code",
+    "new_code",
+    "parse_code",
     "score",
     "score_lines",
     "validate",

@@ -5,6 +5,7 @@ The engine returns stable codes; the words live here, in one table per language.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .._core import format_cards
@@ -12,6 +13,16 @@ from .._core import format_cards
 SUIT_SYMBOL = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 RANK_NAME = {"T": "10"}
 LANGUAGES = ("en", "id")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether a play is allowed: ``code`` is None when ``ok``; ``combo`` is the play's combo."""
+
+    ok: bool
+    combo: Any
+    code: str | None
+    message: str
 
 
 def card_text(card: int) -> str:
@@ -85,6 +96,8 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "RULE_FORBIDS": "{cards} is not allowed under these rules ({why})",
         "MUST_INCLUDE_LOWEST": "The first play must contain {lowest}",
         "DOES_NOT_BEAT": "{Play} cannot beat {table}",
+        "ROUND_OVER": "The round is over",
+        "NOT_YOUR_TURN": "It is not your turn",
     },
     "id": {
         "OK": "{play} boleh dimainkan",
@@ -97,6 +110,8 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "RULE_FORBIDS": "{cards} tidak diizinkan oleh aturan meja ini ({why})",
         "MUST_INCLUDE_LOWEST": "Permainan pertama harus memuat {lowest}",
         "DOES_NOT_BEAT": "{Play} tidak bisa mengalahkan {table}",
+        "ROUND_OVER": "Ronde sudah selesai",
+        "NOT_YOUR_TURN": "Belum giliranmu",
     },
 }
 

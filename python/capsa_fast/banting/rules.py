@@ -154,6 +154,7 @@ class Rules(PresetRules):
     scoring: tuple[tuple[int, int], ...] = ((1, 1), (10, 2), (13, 3))
     preset_name: str = DEFAULT_PRESET
     _core_rules: Any = field(default=None, repr=False, compare=False)
+    _game_rules: Any = field(default=None, repr=False, compare=False)
 
     @classmethod
     def _build(cls, name: str, s: dict[str, Any]) -> Rules:
@@ -199,6 +200,14 @@ class Rules(PresetRules):
             self.pass_locks,
         )
         object.__setattr__(self, "_core_rules", core)
+        game = _core.BantingGameRules(
+            core,
+            list(self.scoring),
+            self.dragon,
+            self.ending == "last-standing",
+            self.first_lead == "previous-winner",
+        )
+        object.__setattr__(self, "_game_rules", game)
 
     def to_dict(self) -> dict[str, Any]:
         """Every setting, JSON-ready; ``straights`` as the list of runs low to high."""
@@ -212,6 +221,11 @@ class Rules(PresetRules):
     def core(self) -> Any:
         """The C++ rule set."""
         return self._core_rules
+
+    @property
+    def game_core(self) -> Any:
+        """The C++ rule set of a whole round (combos, scoring, dragon, ending, first lead)."""
+        return self._game_rules
 
 
 def resolve(rules: Rules | Mapping[str, Any] | str | None) -> Rules:

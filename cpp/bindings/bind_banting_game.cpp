@@ -1,0 +1,212 @@
+// pybind11 face of a Banting round, its bots and the simulation loop
+// (wrapped by capsa_fast.banting.Game and capsa_fast.banting.sim).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "capsa_fast/banting_game.hpp"
+#include "convert.hpp"
+
+namespace py = pybind11;
+
+namespace capsa_fast::bindings {
+namespace {
+
+using namespace capsa_fast::banting;
+
+BotLevel parse_level(const std::string& s) {
+  if (s == "random") return BotLevel::kRandom;
+  if (s == "beginner") return BotLevel::kBeginner;
+  if (s == "standard") return BotLevel::kStandard;
+  throw std::invalid_argument("bot level must be random, beginner or standard, got '" + s + "'");
+}
+
+void check_players(int players) {
+  if (players < 2 || players > kMaxPlayers) {
+    throw std::invalid_argument("a round has 2 to 4 players, got " + std::to_string(players));
+  }
+}
+
+// A round with its own copy of the rules (Round keeps a pointer to them) and the random
+// source of the random bot.
+struct PyRound {
+  GameRules rules;
+  Round round;
+  SplitMix64 rng;
+  PyRound(const GameRules& r, int players, std::uint64_t seed, int opener)
+      : rules(r), round(rules, players, seed, opener), rng{seed ^ 0x6A09E667F3BCC909ull} {}
+  PyRound(const PyRound&) = delete;
+  PyRound& operator=(const PyRound&) = delete;
+
+  void check_seat(int seat) const {
+    if (seat < 0 || seat >= round.players()) {
+      throw std::invalid_argument("seat must be 0.." + std::to_string(round.players() - 1) +
+                                  ", got " + std::to_string(seat));
+    }
+  }
+};
+
+py::object optional_seat(int seat) { return seat < 0 ? py::object(py::none()) : py::object(py::int_(seat)); }
+
+const char* round_code_name(RoundCode code, const Verdict& v) {
+  switch (code) {
+    case RoundCode::kOk: return "OK";
+    case RoundCode::kRoundOver: return "ROUND_OVER";
+    case RoundCode::kNotYourTurn: return "NOT_YOUR_TURN";
+    case RoundCode::kRules: break;
+  }
+  return code_name(v.code);
+}
+
+// (code, the play's combo or None, the card a first play must hold or -1).
+py::tuple judge(PyRound& self, int seat, py::handle play, bool make) {
+  self.check_seat(seat);
+  const bool is_pass = play.is_none();
+  const std::vector<int> ids = is_pass ? std::vector<int>{} : cards_from(play);
+  Verdict v;
+  const int n = static_cast<int>(ids.size());
+  const RoundCode code = make ? self.round.apply(seat, ids.data(), n, is_pass, &v)
+                              : self.round.check(seat, ids.data(), n, is_pass, &v);
+  py::object combo = py::none();
+  if (code != RoundCode::kRoundOver && code != RoundCode::kNotYourTurn && !is_pass &&
+      v.combo.kind != Kind::kNone) {
+    combo = py::cast(v.combo);
+  }
+  return py::make_tuple(round_code_name(code, v), combo, v.lowest);
+}
+
+py::object move_tuple(const Move& m) {
+  return py::make_tuple(m.seat, m.is_pass ? py::object(py::none()) : py::cast(m.combo));
+}
+
+std::vector<int> sorted_hand(CardMask hand, const Rules& rules) {
+  std::vector<int> out;
+  for (CardMask h = hand; h; h &= h - 1) out.push_back(__builtin_ctzll(h));
+  std::sort(out.begin(), out.end(), [&](int a, int b) { return single_order(a, rules) < single_order(b, rules); });
+  return out;
+}
+
+}  // namespace
+
+void bind_banting_game(py::module_& m) {
+  py::class_<GameRules>(m, "BantingGameRules")
+      .def(py::init([](const Rules& rules, const std::vector<std::pair<int, int>>& tiers,
+                       bool dragon, bool last_standing, bool previous_winner) {
+             GameRules g;
+             g.rules = rules;
+             g.tiers = tiers;
+             g.dragon = dragon;
+             g.last_standing = last_standing;
+             g.previous_winner = previous_winner;
+             return g;
+           }),
+           py::arg("rules"), py::arg("tiers"), py::arg("dragon"), py::arg("last_standing"),
+           py::arg("previous_winner"));
+
+  py::class_<PyRound>(m, "BantingRound", "One Capsa Banting round (see capsa_fast.banting.Game).")
+      .def(py::init([](const GameRules& rules, int players, std::uint64_t seed, int opener) {
+             check_players(players);
+             return std::make_unique<PyRound>(rules, players, seed, opener);
+           }),
+           py::arg("rules"), py::arg("players"), py::arg("seed"), py::arg("opener") = -1)
+      .def_property_readonly("players", [](const PyRound& s) { return s.round.players(); })
+      .def_property_readonly("turn", [](const PyRound& s) { return optional_seat(s.round.turn()); })
+      .def_property_readonly("leader", [](const PyRound& s) { return s.round.leader(); })
+      .def_property_readonly("table", [](const PyRound& s) {
+        const Combo* t = s.round.table();
+        return t ? py::cast(*t) : py::object(py::none());
+      })
+      .def_property_readonly("table_seat", [](const PyRound& s) { return optional_seat(s.round.table_seat()); })
+      .def_property_readonly("passed", [](const PyRound& s) {
+        std::vector<int> out;
+        for (int p = 0; p < s.round.players(); ++p)
+          if (s.round.has_passed(p)) out.push_back(p);
+        return out;
+      })
+      .def_property_readonly("first_play", [](const PyRound& s) { return s.round.first_play(); })
+      .def_property_readonly("must_contain", [](const PyRound& s) { return s.round.must_contain(); })
+      .def_property_readonly("over", [](const PyRound& s) { return s.round.over(); })
+      .def_property_readonly("winner", [](const PyRound& s) { return optional_seat(s.round.winner()); })
+      .def_property_readonly("dragon", [](const PyRound& s) { return s.round.dragon(); })
+      .def_property_readonly("cards_left", [](const PyRound& s) {
+        const auto& c = s.round.cards_left();
+        return std::vector<int>(c.begin(), c.begin() + s.round.players());
+      })
+      .def_property_readonly("finishing_order", [](const PyRound& s) { return s.round.finishing_order(); })
+      .def_property_readonly("scores", [](const PyRound& s) { return s.round.scores(); })
+      .def_property_readonly("counts", [](const PyRound& s) {
+        std::vector<int> out;
+        for (int p = 0; p < s.round.players(); ++p) out.push_back(s.round.count(p));
+        return out;
+      })
+      .def_property_readonly("can_pass", [](const PyRound& s) { return s.round.can_pass(); })
+      .def("hand", [](const PyRound& s, int seat) {
+        s.check_seat(seat);
+        return sorted_hand(s.round.hand(seat), s.rules.rules);
+      }, py::arg("seat"))
+      .def_property_readonly("history", [](const PyRound& s) {
+        py::list out;
+        for (const Move& mv : s.round.history()) out.append(move_tuple(mv));
+        return out;
+      })
+      .def("check", [](PyRound& s, int seat, py::handle play) { return judge(s, seat, play, false); },
+           py::arg("seat"), py::arg("play"), "Judge a move (cards, or None for a pass) without making it.")
+      .def("apply", [](PyRound& s, int seat, py::handle play) { return judge(s, seat, play, true); },
+           py::arg("seat"), py::arg("play"), "Judge a move and make it when it is legal.")
+      .def("legal_plays", [](const PyRound& s) {
+        std::vector<Combo> out;
+        s.round.for_each_legal([&](const Combo& c) { out.push_back(c); });
+        return out;
+      }, "Legal plays of the seat to move (no pass).")
+      .def("bot_move", [](PyRound& s, const std::string& level, bool make) {
+        if (s.round.over()) throw std::invalid_argument("the round is over");
+        const BotLevel lv = parse_level(level);
+        const Move mv = bot_move(s.round, lv, s.rng);
+        if (make) s.round.apply_legal(mv.seat, mv.is_pass ? nullptr : &mv.combo);
+        return move_tuple(mv);
+      }, py::arg("level"), py::arg("make"));
+
+  m.def("banting_shuffled_deck", [](std::uint64_t seed) {
+    const auto deck = shuffled_deck(seed);
+    return std::vector<int>(deck.begin(), deck.end());
+  }, py::arg("seed"));
+  m.def("banting_sim_round_seed", &sim_round_seed, py::arg("seed"), py::arg("g"));
+  m.def("banting_plan", [](py::handle hand, const Rules& rules) {
+    CardMask mask = 0;
+    for (int c : cards_from(hand)) mask |= CardMask{1} << c;
+    const Plan plan = plan_hand(mask, rules);
+    return py::make_tuple(plan.combos, plan.cost);
+  }, py::arg("hand"), py::arg("rules"));
+  m.def(
+      "banting_simulate",
+      [](const GameRules& rules, int players, const std::vector<std::string>& seats,
+         std::uint64_t seed, std::uint64_t first, int count) {
+        check_players(players);
+        if (static_cast<int>(seats.size()) != players) {
+          throw std::invalid_argument("one bot level per seat: " + std::to_string(players) +
+                                      " seats, got " + std::to_string(seats.size()));
+        }
+        if (count < 0) throw std::invalid_argument("count must be >= 0");
+        std::vector<BotLevel> levels;
+        for (const auto& s : seats) levels.push_back(parse_level(s));
+        py::array_t<std::int32_t> scores({static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(players)});
+        py::array_t<std::int32_t> winners(static_cast<py::ssize_t>(count));
+        int* sp = scores.mutable_data();
+        int* wp = winners.mutable_data();
+        {
+          py::gil_scoped_release release;
+          simulate(rules, players, levels, seed, first, count, sp, wp);
+        }
+        return py::make_tuple(scores, winners);
+      },
+      py::arg("rules"), py::arg("players"), py::arg("seats"), py::arg("seed"), py::arg("first"),
+      py::arg("count"));
+}
+
+}  // namespace capsa_fast::bindings

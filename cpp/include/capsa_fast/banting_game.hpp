@@ -1,0 +1,152 @@
+// A Capsa Banting round (RULES.md 3.3): dealing from a seed, turns, tricks, the end of the
+// round and its score; and the bots that play it. Pure C++, no Python.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "capsa_fast/banting.hpp"
+
+namespace capsa_fast::banting {
+
+// SplitMix64: the generator behind the deal. Its output for a seed is part of the round
+// code format, so it never changes.
+struct SplitMix64 {
+  std::uint64_t state = 0;
+  std::uint64_t next() noexcept {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [0, n) (n small: the bias of the modulo is below 2^-57).
+  int below(int n) noexcept { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
+};
+
+// The card ids in dealing order for a seed: Fisher-Yates from the top with SplitMix64.
+// Seat s receives positions 13*s .. 13*s+12.
+std::array<std::uint8_t, kDeckSize> shuffled_deck(std::uint64_t seed) noexcept;
+
+inline constexpr int kMaxPlayers = 4;
+inline constexpr int kHandSize = 13;
+
+// Everything a round needs beyond the combo rules.
+struct GameRules {
+  Rules rules;
+  std::vector<std::pair<int, int>> tiers{{1, 1}, {10, 2}, {13, 3}};
+  bool dragon = true;
+  bool last_standing = false;   // ending: play on until one player holds cards
+  bool previous_winner = false; // first_lead: from round 2, the last winner leads freely
+};
+
+struct Move {
+  int seat = -1;
+  bool is_pass = true;
+  Combo combo;  // the play, when not a pass
+};
+
+// Codes a round adds in front of the rules engine's (see Code).
+enum class RoundCode : std::uint8_t { kOk = 0, kRoundOver, kNotYourTurn, kRules };
+
+// One round. All state is public for reading; change it only through apply().
+class Round {
+ public:
+  // `opener` >= 0: that seat leads with any combo (previous-winner from round 2 on);
+  // otherwise the holder of the lowest dealt card leads and must play it.
+  Round(const GameRules& rules, int players, std::uint64_t seed, int opener = -1,
+        bool record_history = true);
+
+  const GameRules& rules() const noexcept { return *rules_; }
+  int players() const noexcept { return players_; }
+  int turn() const noexcept { return turn_; }  // -1 once over
+  bool over() const noexcept { return turn_ < 0; }
+  int leader() const noexcept { return leader_; }
+  const Combo* table() const noexcept { return has_table_ ? &table_ : nullptr; }
+  int table_seat() const noexcept { return table_seat_; }
+  bool first_play() const noexcept { return first_play_; }
+  bool has_passed(int seat) const noexcept { return passed_ >> seat & 1; }
+  unsigned passed_mask() const noexcept { return passed_; }
+  CardMask hand(int seat) const noexcept { return hands_[static_cast<std::size_t>(seat)]; }
+  int count(int seat) const noexcept { return __builtin_popcountll(hand(seat)); }
+  CardMask played() const noexcept { return played_; }  // every card played this round
+  const std::vector<Move>& history() const noexcept { return history_; }
+
+  // Once over: the winner (first out, or the dragon), the cards each held when the first
+  // player went out (13 for the others in a dragon round), the finishing order, scores.
+  int winner() const noexcept { return winner_; }
+  bool dragon() const noexcept { return dragon_; }
+  const std::array<int, kMaxPlayers>& cards_left() const noexcept { return cards_left_; }
+  const std::vector<int>& finishing_order() const noexcept { return finishing_; }
+  std::vector<int> scores() const;
+
+  // The card a first play must hold, or -1.
+  int must_contain() const noexcept;
+
+  // Judges a move without making it: round codes first, then the rules engine's verdict
+  // (validate() with this seat's hand, the table, first_play and passed).
+  RoundCode check(int seat, const int* cards, int n, bool is_pass, Verdict* verdict) const;
+  // Makes the move when check() accepts it; returns check()'s answer either way.
+  RoundCode apply(int seat, const int* cards, int n, bool is_pass, Verdict* verdict);
+  // Makes a move known to be legal (from legal plays, or a pass when there is a table).
+  void apply_legal(int seat, const Combo* play);
+
+  // Calls f(const Combo&) for each legal play of the seat to move; returns the count.
+  template <class F>
+  int for_each_legal(F&& f) const {
+    if (over()) return 0;
+    return for_each_legal_play(hand(turn_), table(), rules_->rules, must_contain(),
+                               std::forward<F>(f), has_passed(turn_));
+  }
+  bool can_pass() const noexcept { return !over() && has_table_; }
+
+ private:
+  int next_holder(int seat) const noexcept;  // next seat after `seat` that holds cards
+  void finish_out(int seat);
+
+  const GameRules* rules_;
+  int players_;
+  std::array<CardMask, kMaxPlayers> hands_{};
+  int turn_ = 0;
+  int leader_ = 0;
+  bool has_table_ = false;
+  Combo table_;
+  int table_seat_ = -1;
+  unsigned passed_ = 0;             // passed since the trick began
+  unsigned passed_since_play_ = 0;  // passed since the table combo was played
+  bool first_play_ = false;
+  int lowest_ = -1;
+  CardMask played_ = 0;
+  bool record_ = true;
+  std::vector<Move> history_;
+  int winner_ = -1;
+  bool dragon_ = false;
+  std::array<int, kMaxPlayers> cards_left_{};
+  std::vector<int> finishing_;
+};
+
+enum class BotLevel : std::uint8_t { kRandom, kBeginner, kStandard };
+
+// The move a bot would make for the seat to move. `rng` is used by kRandom only.
+// The move is always legal.
+Move bot_move(const Round& round, BotLevel level, SplitMix64& rng);
+
+// A hand split into combos by the standard bot (exposed for tests and tools).
+struct Plan {
+  std::vector<Combo> combos;
+  double cost = 0;  // lower is better: about the number of tricks still to win
+};
+Plan plan_hand(CardMask hand, const Rules& rules);
+
+// Many rounds played by bots, for the simulation tool. Rounds g = first .. first+count-1
+// use seeds derived from (seed, g); under previous-winner each round after the first of
+// the call is opened by the previous winner. Writes scores[g * players + seat] and
+// winners[g]. Returns nothing; thread-safe for distinct output ranges.
+void simulate(const GameRules& rules, int players, const std::vector<BotLevel>& levels,
+              std::uint64_t seed, std::uint64_t first, int count, int* scores, int* winners);
+
+// The seed of simulated round g (45 bits, so it can be shown as a round code).
+std::uint64_t sim_round_seed(std::uint64_t seed, std::uint64_t g) noexcept;
+
+}  // namespace capsa_fast::banting

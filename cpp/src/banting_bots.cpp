@@ -1,0 +1,439 @@
+// The Banting bots and the simulation loop.
+//
+// beginner: leads its lowest card as a single and answers with the weakest play of the
+//   table's size; simple, legal, easy to beat.
+// standard: splits its hand into few combos (plan_hand), leads the weakest part of the
+//   plan and answers with plan combos, keeps aces and 2s to win back the lead, leads
+//   anything but a single when an opponent holds one card, sheds cards with ten or more
+//   in hand, and passes when every answer would spoil its plan.
+#include <algorithm>
+#include <limits>
+
+#include "capsa_fast/banting_game.hpp"
+
+namespace capsa_fast::banting {
+namespace {
+
+constexpr CardMask kDeck = (CardMask{1} << kDeckSize) - 1;
+
+CardMask mask_of(const Combo& c) noexcept {
+  CardMask m = 0;
+  for (std::size_t i = 0; i < c.size; ++i) m |= CardMask{1} << c.cards[i];
+  return m;
+}
+
+int top_rank(const Combo& c) noexcept { return big_two_rank(c.cards[c.size - 1u]); }
+
+// How hard a combo is to beat, 0 (a lone 3) .. 1 (a straight flush).
+double height(const Combo& c, const Rules& rules) noexcept {
+  switch (c.kind) {
+    case Kind::kSingle:
+    case Kind::kPair:
+    case Kind::kTriple:
+      return top_rank(c) / 12.0;
+    case Kind::kStraight: {
+      const double n = std::max<double>(1.0, static_cast<double>(rules.straights.size()) - 1);
+      return 0.30 + 0.25 * static_cast<double>((c.strength & 0xFFFFFFu) >> 2) / n;
+    }
+    case Kind::kFlush:
+      return 0.55 + 0.15 * top_rank(c) / 12.0;
+    case Kind::kFullHouse:
+      return 0.70 + 0.20 * static_cast<double>(c.strength & 0xFFu) / 12.0;
+    case Kind::kFourOfAKind:
+      return 0.95;
+    case Kind::kStraightFlush:
+      return 1.0;
+    case Kind::kNone:
+      break;
+  }
+  return 0;
+}
+
+// A combo's share of the plan cost: a low combo needs a lead of its own, a high one
+// nearly wins its trick.
+double weight(double h) noexcept { return 1.0 - 0.7 * h; }
+double weight(const Combo& c, const Rules& rules) noexcept { return weight(height(c, rules)); }
+
+// Cards of each rank, lowest in Big Two order first.
+struct Ranks {
+  std::array<std::array<std::uint8_t, 4>, kNumRanks> cards{};
+  std::array<std::uint8_t, kNumRanks> n{};
+  Ranks(CardMask hand, const Rules& rules) noexcept {
+    for (int r = 0; r < kNumRanks; ++r) {
+      auto& row = cards[static_cast<std::size_t>(r)];
+      auto& k = n[static_cast<std::size_t>(r)];
+      for (int s = 0; s < kNumSuits; ++s)
+        if (hand >> make_card(r, s) & 1) row[k++] = static_cast<std::uint8_t>(make_card(r, s));
+      std::sort(row.begin(), row.begin() + k, [&](int a, int b) {
+        return single_order(a, rules) < single_order(b, rules);
+      });
+    }
+  }
+};
+
+// Cost of the cards left after the five-card combos: grouped by rank into triples (when
+// allowed), pairs and singles.
+double rest_cost(CardMask rest, bool triples) noexcept {
+  double cost = 0;
+  for (int r = 0; r < kNumRanks; ++r) {
+    const int k = __builtin_popcountll(rest >> (r * 4) & 0xF);
+    if (!k) continue;
+    const double w = weight(big_two_rank(r * 4) / 12.0);
+    if (k == 1 || k == 2) cost += w;
+    else if (k == 3) cost += triples ? w : 2 * w;
+    else cost += 2 * w;
+  }
+  return cost;
+}
+
+void add_group(std::vector<Combo>& out, const int* cs, int n, const Rules& rules) {
+  const Combo c = classify(cs, n, rules);
+  if (c.kind != Kind::kNone) out.push_back(c);
+}
+
+void rest_combos(CardMask rest, const Rules& rules, std::vector<Combo>& out) {
+  const Ranks by(rest, rules);
+  for (int r = 0; r < kNumRanks; ++r) {
+    const auto& row = by.cards[static_cast<std::size_t>(r)];
+    const int k = by.n[static_cast<std::size_t>(r)];
+    int cs[3] = {row[0], row[1], row[2]};
+    if (k == 1 || k == 2 || (k == 3 && rules.triples)) {
+      add_group(out, cs, k, rules);
+    } else if (k == 3) {
+      add_group(out, cs, 1, rules);
+      add_group(out, cs + 1, 2, rules);
+    } else if (k == 4) {
+      add_group(out, cs, 2, rules);
+      int hi[2] = {row[2], row[3]};
+      add_group(out, hi, 2, rules);
+    }
+  }
+}
+
+struct Five {
+  CardMask mask;
+  Combo combo;
+  double w;
+};
+
+void add_five(std::vector<Five>& out, const int* cs, const Rules& rules) {
+  const Combo c = classify(cs, 5, rules);
+  if (c.kind == Kind::kNone) return;
+  const CardMask m = mask_of(c);
+  for (const Five& f : out)
+    if (f.mask == m) return;
+  out.push_back(Five{m, c, weight(c, rules)});
+}
+
+// A few good five-card combos of the hand: every listed straight (lowest suits, which
+// keeps the high cards for pairs), straight flushes, flushes built from the lowest cards or
+// from cards not in pairs, full houses from the lowest triple cards and pairs, and fours
+// with the loneliest low kicker.
+std::vector<Five> five_card_options(CardMask hand, const Rules& rules) {
+  std::vector<Five> out;
+  const Ranks by(hand, rules);
+  const auto n = [&](int r) { return static_cast<int>(by.n[static_cast<std::size_t>(r)]); };
+  const auto card = [&](int r, int i) { return static_cast<int>(by.cards[static_cast<std::size_t>(r)][static_cast<std::size_t>(i)]); };
+  int cs[5];
+  for (const std::uint8_t start : rules.straights) {
+    bool all = true;
+    for (int i = 0; i < 5; ++i) all = all && n((start + i) % 13) > 0;
+    if (!all) continue;
+    for (int i = 0; i < 5; ++i) cs[i] = card((start + i) % 13, 0);
+    add_five(out, cs, rules);
+    for (int s = 0; s < kNumSuits; ++s) {
+      bool suited = true;
+      for (int i = 0; i < 5; ++i) {
+        cs[i] = make_card((start + i) % 13, s);
+        suited = suited && (hand >> cs[i] & 1);
+      }
+      if (suited) add_five(out, cs, rules);
+    }
+  }
+  if (rules.flush_compare != FlushCompare::kNone) {
+    for (int s = 0; s < kNumSuits; ++s) {
+      int suited[kNumRanks];
+      int m = 0;
+      for (int b = 0; b < kNumRanks; ++b) {  // Big Two rank order, low to high
+        const int c = make_card((b + 1) % 13, s);
+        if (hand >> c & 1) suited[m++] = c;
+      }
+      if (m < 5) continue;
+      add_five(out, suited, rules);
+      int k = 0;
+      for (int i = 0; i < m && k < 5; ++i)
+        if (n(rank_of(suited[i])) == 1) cs[k++] = suited[i];
+      for (int i = 0; i < m && k < 5; ++i)
+        if (n(rank_of(suited[i])) != 1) cs[k++] = suited[i];
+      add_five(out, cs, rules);
+    }
+  }
+  for (int t = 0; t < kNumRanks; ++t) {
+    if (n(t) < 3) continue;
+    for (int p = 0; p < kNumRanks; ++p) {
+      if (p == t || n(p) < 2) continue;
+      const int fh[5] = {card(t, 0), card(t, 1), card(t, 2), card(p, 0), card(p, 1)};
+      add_five(out, fh, rules);
+    }
+    if (n(t) == 4 && __builtin_popcountll(hand) >= 5) {
+      int kicker = -1;
+      for (int pass = 0; pass < 2 && kicker < 0; ++pass) {
+        for (int b = 0; b < kNumRanks && kicker < 0; ++b) {
+          const int r = (b + 1) % 13;
+          if (r != t && n(r) > 0 && (pass == 1 || n(r) == 1)) kicker = card(r, 0);
+        }
+      }
+      const int four[5] = {card(t, 0), card(t, 1), card(t, 2), card(t, 3), kicker};
+      add_five(out, four, rules);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Plan plan_hand(CardMask hand, const Rules& rules) {
+  const std::vector<Five> fives = five_card_options(hand, rules);
+  double best = rest_cost(hand, rules.triples);
+  int bi = -1, bj = -1;
+  for (std::size_t i = 0; i < fives.size(); ++i) {
+    const Five& f = fives[i];
+    const double one = f.w + rest_cost(hand & ~f.mask, rules.triples);
+    if (one < best - 1e-9) {
+      best = one;
+      bi = static_cast<int>(i);
+      bj = -1;
+    }
+    for (std::size_t j = i + 1; j < fives.size(); ++j) {
+      const Five& g = fives[j];
+      if (f.mask & g.mask) continue;
+      const double two = f.w + g.w + rest_cost(hand & ~f.mask & ~g.mask, rules.triples);
+      if (two < best - 1e-9) {
+        best = two;
+        bi = static_cast<int>(i);
+        bj = static_cast<int>(j);
+      }
+    }
+  }
+  Plan plan;
+  plan.cost = best;
+  CardMask rest = hand;
+  for (int k : {bi, bj}) {
+    if (k < 0) continue;
+    plan.combos.push_back(fives[static_cast<std::size_t>(k)].combo);
+    rest &= ~fives[static_cast<std::size_t>(k)].mask;
+  }
+  rest_combos(rest, rules, plan.combos);
+  return plan;
+}
+
+namespace {
+
+// Whether no combo of the same size made of cards we cannot see could beat c (singles,
+// pairs and triples exactly; five-card combos only when they are fours or straight flushes).
+bool is_boss(const Combo& c, CardMask unseen, const Rules& rules) {
+  if (c.size == 5) return c.kind == Kind::kFourOfAKind || c.kind == Kind::kStraightFlush;
+  const Ranks by(unseen, rules);
+  for (int r = 0; r < kNumRanks; ++r) {
+    const int k = by.n[static_cast<std::size_t>(r)];
+    if (k < c.size) continue;
+    const int best = by.cards[static_cast<std::size_t>(r)][static_cast<std::size_t>(k - 1)];
+    if (static_cast<std::uint32_t>(single_order(best, rules)) > c.strength) return false;
+  }
+  return true;
+}
+
+Move pass_move(int seat) { return Move{seat, true, Combo{}}; }
+Move play_move(int seat, const Combo& c) { return Move{seat, false, c}; }
+
+std::vector<Combo>& legal_buffer() {
+  thread_local std::vector<Combo> buf;
+  buf.clear();
+  return buf;
+}
+
+Move random_move(const Round& r, SplitMix64& rng) {
+  auto& legal = legal_buffer();
+  r.for_each_legal([&](const Combo& c) { legal.push_back(c); });
+  const int options = static_cast<int>(legal.size()) + (r.can_pass() ? 1 : 0);
+  const int pick = rng.below(options);
+  if (pick == static_cast<int>(legal.size())) return pass_move(r.turn());
+  return play_move(r.turn(), legal[static_cast<std::size_t>(pick)]);
+}
+
+Move beginner_move(const Round& r) {
+  const int seat = r.turn();
+  const Rules& rules = r.rules().rules;
+  const Combo* table = r.table();
+  if (!table) {
+    const int low = lowest_card(r.hand(seat), rules);
+    return play_move(seat, classify(&low, 1, rules));
+  }
+  bool found = false;
+  Combo best;
+  r.for_each_legal([&](const Combo& c) {
+    if (c.size == table->size && (!found || c.strength < best.strength)) {
+      best = c;
+      found = true;
+    }
+  });
+  return found ? play_move(seat, best) : pass_move(seat);
+}
+
+struct Standard {
+  const Round& r;
+  const Rules& rules;
+  int seat;
+  CardMask hand;
+  int held;
+  int opp_min;  // fewest cards held by an opponent still in the round
+  Plan plan;
+  CardMask unseen;
+
+  explicit Standard(const Round& round)
+      : r(round), rules(round.rules().rules), seat(round.turn()), hand(round.hand(seat)),
+        held(__builtin_popcountll(hand)), opp_min(kHandSize + 1),
+        plan(plan_hand(hand, rules)), unseen(kDeck & ~hand & ~round.played()) {
+    for (int s = 0; s < r.players(); ++s)
+      if (s != seat && r.count(s) > 0) opp_min = std::min(opp_min, r.count(s));
+  }
+
+  Move lead() const {
+    const int must = r.must_contain();
+    if (must >= 0) {
+      for (const Combo& c : plan.combos)
+        if (mask_of(c) >> must & 1) return play_move(seat, c);
+    }
+    if (plan.combos.size() == 1) return play_move(seat, plan.combos[0]);
+    std::vector<const Combo*> weak, strong;
+    for (const Combo& c : plan.combos) (is_boss(c, unseen, rules) ? strong : weak).push_back(&c);
+    // One weak combo left: win tricks with the strong ones first, then lead it last.
+    if (weak.size() <= 1 && !strong.empty()) {
+      const Combo* pick = strong[0];
+      for (const Combo* c : strong)
+        if (c->size > pick->size) pick = c;
+      return play_move(seat, *pick);
+    }
+    std::vector<const Combo*>& pool = weak.empty() ? strong : weak;
+    if (opp_min == 1) {
+      std::vector<const Combo*> multi;
+      for (const Combo& c : plan.combos)
+        if (c.size > 1) multi.push_back(&c);
+      if (!multi.empty()) {
+        pool = multi;
+      } else {  // only singles: lead the highest, the one least likely to be beaten
+        const Combo* top = &plan.combos[0];
+        for (const Combo& c : plan.combos)
+          if (c.strength > top->strength) top = &c;
+        return play_move(seat, *top);
+      }
+    }
+    const Combo* pick = nullptr;
+    double pick_key = std::numeric_limits<double>::infinity();
+    for (const Combo* c : pool) {
+      // Low first; bigger combos first, more so with ten or more cards to shed.
+      double key = height(*c, rules) - (held >= 10 ? 0.7 : 0.5) * (c->size - 1) / 4.0;
+      if (c->size == 5) key -= 0.8;
+      if (key < pick_key) {
+        pick_key = key;
+        pick = c;
+      }
+    }
+    return play_move(seat, *pick);
+  }
+
+  Move follow(const std::vector<Combo>& legal) const {
+    const Combo& table = *r.table();
+    const bool danger = opp_min <= 4;  // someone is close to going out
+    // An opponent about to go out on a single: block with the highest single.
+    if (table.size == 1 && opp_min == 1) {
+      const Combo* top = nullptr;
+      for (const Combo& c : legal)
+        if (c.size == 1 && (!top || c.strength > top->strength)) top = &c;
+      if (top) return play_move(seat, *top);
+    }
+    const Combo* from_plan = nullptr;
+    for (const Combo& c : plan.combos) {
+      if (c.size != table.size || !beats(c, table, rules)) continue;
+      if (!from_plan || c.strength < from_plan->strength) from_plan = &c;
+    }
+    if (from_plan) {
+      const bool control = from_plan->size <= 3 && top_rank(*from_plan) >= 11;  // A or 2
+      const bool spare = plan.combos.size() <= 2 || held <= 4;
+      if (control && !danger && !spare && height(table, rules) < 0.7) return pass_move(seat);
+      return play_move(seat, *from_plan);
+    }
+    // No plan combo answers: break the plan only when it helps enough.
+    const double threshold =
+        danger ? -std::numeric_limits<double>::infinity() : (held >= 10 ? 0.2 : 0.35);
+    const Combo* best = nullptr;
+    double best_gain = -std::numeric_limits<double>::infinity();
+    int tried = 0;
+    for (const Combo& c : legal) {
+      if (c.size != table.size && !danger) continue;  // bombs only when it matters
+      if (++tried > 12) break;
+      const double gain = plan.cost - plan_hand(hand & ~mask_of(c), rules).cost;
+      if (gain > best_gain + 1e-9 || (gain > best_gain - 1e-9 && best && c.strength < best->strength)) {
+        best_gain = gain;
+        best = &c;
+      }
+    }
+    if (best && best_gain >= threshold) return play_move(seat, *best);
+    return pass_move(seat);
+  }
+};
+
+Move standard_move(const Round& r) {
+  auto& legal = legal_buffer();
+  r.for_each_legal([&](const Combo& c) { legal.push_back(c); });
+  const int seat = r.turn();
+  if (legal.empty()) return pass_move(seat);
+  const CardMask hand = r.hand(seat);
+  for (const Combo& c : legal)
+    if (mask_of(c) == hand) return play_move(seat, c);  // going out
+  // Weakest first, so ties in the searches below go to the cheaper play.
+  std::sort(legal.begin(), legal.end(), [](const Combo& a, const Combo& b) {
+    return a.size != b.size ? a.size < b.size : a.strength < b.strength;
+  });
+  const Standard s(r);
+  return r.table() ? s.follow(legal) : s.lead();
+}
+
+}  // namespace
+
+Move bot_move(const Round& round, BotLevel level, SplitMix64& rng) {
+  switch (level) {
+    case BotLevel::kRandom:
+      return random_move(round, rng);
+    case BotLevel::kBeginner:
+      return beginner_move(round);
+    case BotLevel::kStandard:
+      break;
+  }
+  return standard_move(round);
+}
+
+std::uint64_t sim_round_seed(std::uint64_t seed, std::uint64_t g) noexcept {
+  SplitMix64 mix{seed ^ (g * 0xD1B54A32D192ED03ull)};
+  return mix.next() >> 19;  // 45 bits
+}
+
+void simulate(const GameRules& rules, int players, const std::vector<BotLevel>& levels,
+              std::uint64_t seed, std::uint64_t first, int count, int* scores, int* winners) {
+  SplitMix64 rng{sim_round_seed(seed ^ 0xA0761D6478BD642Full, first)};
+  int previous = -1;
+  for (int g = 0; g < count; ++g) {
+    Round round(rules, players, sim_round_seed(seed, first + static_cast<std::uint64_t>(g)),
+                rules.previous_winner ? previous : -1, false);
+    while (!round.over()) {
+      const Move m = bot_move(round, levels[static_cast<std::size_t>(round.turn())], rng);
+      round.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
+    }
+    const std::vector<int> s = round.scores();
+    for (int p = 0; p < players; ++p) scores[g * players + p] = s[static_cast<std::size_t>(p)];
+    winners[g] = round.winner();
+    previous = round.winner();
+  }
+}
+
+}  // namespace capsa_fast::banting

@@ -1,0 +1,175 @@
+#include "capsa_fast/banting_game.hpp"
+
+#include <algorithm>
+
+namespace capsa_fast::banting {
+
+std::array<std::uint8_t, kDeckSize> shuffled_deck(std::uint64_t seed) noexcept {
+  std::array<std::uint8_t, kDeckSize> deck{};
+  for (int i = 0; i < kDeckSize; ++i) deck[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(i);
+  SplitMix64 rng{seed};
+  for (int i = kDeckSize - 1; i > 0; --i) {
+    const int j = rng.below(i + 1);
+    std::swap(deck[static_cast<std::size_t>(i)], deck[static_cast<std::size_t>(j)]);
+  }
+  return deck;
+}
+
+namespace {
+
+constexpr std::uint16_t kAllRanks = (1u << kNumRanks) - 1;
+
+bool is_dragon(CardMask hand) noexcept {
+  std::uint16_t ranks = 0;
+  for (CardMask h = hand; h; h &= h - 1)
+    ranks = static_cast<std::uint16_t>(ranks | (1u << rank_of(__builtin_ctzll(h))));
+  return ranks == kAllRanks;
+}
+
+int highest_card(CardMask hand, const Rules& rules) noexcept {
+  int best = -1;
+  for (CardMask h = hand; h; h &= h - 1) {
+    const int c = __builtin_ctzll(h);
+    if (best < 0 || single_order(c, rules) > single_order(best, rules)) best = c;
+  }
+  return best;
+}
+
+CardMask combo_mask(const Combo& c) noexcept {
+  CardMask m = 0;
+  for (std::size_t i = 0; i < c.size; ++i) m |= CardMask{1} << c.cards[i];
+  return m;
+}
+
+}  // namespace
+
+Round::Round(const GameRules& rules, int players, std::uint64_t seed, int opener,
+             bool record_history)
+    : rules_(&rules), players_(players), record_(record_history) {
+  const auto deck = shuffled_deck(seed);
+  CardMask dealt = 0;
+  for (int s = 0; s < players_; ++s) {
+    CardMask h = 0;
+    for (int i = 0; i < kHandSize; ++i) h |= CardMask{1} << deck[static_cast<std::size_t>(s * kHandSize + i)];
+    hands_[static_cast<std::size_t>(s)] = h;
+    dealt |= h;
+  }
+  if (record_) history_.reserve(64);
+  if (rules.dragon) {
+    int best = -1;
+    int best_card = -1;
+    for (int s = 0; s < players_; ++s) {
+      if (!is_dragon(hand(s))) continue;
+      const int top = highest_card(hand(s), rules.rules);
+      if (best < 0 || single_order(top, rules.rules) > single_order(best_card, rules.rules)) {
+        best = s;
+        best_card = top;
+      }
+    }
+    if (best >= 0) {
+      dragon_ = true;
+      winner_ = best;
+      finishing_.push_back(best);
+      for (int s = 0; s < players_; ++s) cards_left_[static_cast<std::size_t>(s)] = s == best ? 0 : kHandSize;
+      turn_ = -1;
+      leader_ = best;
+      return;
+    }
+  }
+  if (opener >= 0 && opener < players_) {
+    turn_ = opener;
+  } else {
+    lowest_ = lowest_card(dealt, rules.rules);
+    for (int s = 0; s < players_; ++s)
+      if (hand(s) >> lowest_ & 1) turn_ = s;
+    first_play_ = true;
+  }
+  leader_ = turn_;
+}
+
+int Round::must_contain() const noexcept { return first_play_ ? lowest_ : -1; }
+
+int Round::next_holder(int seat) const noexcept {
+  for (int i = 1; i <= players_; ++i) {
+    const int s = (seat + i) % players_;
+    if (hands_[static_cast<std::size_t>(s)]) return s;
+  }
+  return -1;
+}
+
+std::vector<int> Round::scores() const {
+  if (!over()) return {};
+  return score(std::vector<int>(cards_left_.begin(), cards_left_.begin() + players_), rules_->tiers);
+}
+
+RoundCode Round::check(int seat, const int* cards, int n, bool is_pass, Verdict* verdict) const {
+  if (over()) return RoundCode::kRoundOver;
+  if (seat != turn_) return RoundCode::kNotYourTurn;
+  *verdict = validate(hand(seat), cards, n, is_pass, table(), rules_->rules, first_play_,
+                      has_passed(seat));
+  return verdict->code == Code::kOk ? RoundCode::kOk : RoundCode::kRules;
+}
+
+RoundCode Round::apply(int seat, const int* cards, int n, bool is_pass, Verdict* verdict) {
+  const RoundCode code = check(seat, cards, n, is_pass, verdict);
+  if (code == RoundCode::kOk) apply_legal(seat, is_pass ? nullptr : &verdict->combo);
+  return code;
+}
+
+void Round::finish_out(int seat) {
+  if (winner_ < 0) {
+    winner_ = seat;
+    for (int s = 0; s < players_; ++s) cards_left_[static_cast<std::size_t>(s)] = count(s);
+  }
+  finishing_.push_back(seat);
+  int holders = 0;
+  int last = -1;
+  for (int s = 0; s < players_; ++s) {
+    if (hand(s)) {
+      ++holders;
+      last = s;
+    }
+  }
+  if (!rules_->last_standing || holders <= 1) {
+    if (rules_->last_standing && last >= 0) finishing_.push_back(last);
+    turn_ = -1;
+  }
+}
+
+void Round::apply_legal(int seat, const Combo* play) {
+  const unsigned bit = 1u << seat;
+  if (record_) history_.push_back(Move{seat, play == nullptr, play ? *play : Combo{}});
+  if (play) {
+    const CardMask m = combo_mask(*play);
+    hands_[static_cast<std::size_t>(seat)] &= ~m;
+    played_ |= m;
+    table_ = *play;
+    has_table_ = true;
+    table_seat_ = seat;
+    passed_since_play_ = 0;
+    first_play_ = false;
+    if (!hand(seat)) {
+      finish_out(seat);
+      if (over()) return;
+    }
+    turn_ = next_holder(seat);
+    return;
+  }
+  passed_ |= bit;
+  passed_since_play_ |= bit;
+  unsigned waiting = 0;  // holders other than the table's owner who have not passed since
+  for (int s = 0; s < players_; ++s)
+    if (s != table_seat_ && hand(s) && !(passed_since_play_ >> s & 1)) waiting |= 1u << s;
+  if (waiting) {
+    turn_ = next_holder(seat);
+    return;
+  }
+  has_table_ = false;
+  passed_ = 0;
+  passed_since_play_ = 0;
+  leader_ = hand(table_seat_) ? table_seat_ : next_holder(table_seat_);
+  turn_ = leader_;
+  table_seat_ = -1;
+}
+
+}  // namespace capsa_fast::banting

@@ -1,0 +1,158 @@
+// Banting rounds: dealing, flow invariants, rejections that change nothing, and bots that
+// only make legal moves, under several rule sets.
+#include <cstdlib>
+#include <vector>
+
+#include "capsa_fast/banting_game.hpp"
+#include "check.hpp"
+
+using namespace capsa_fast;
+using namespace capsa_fast::banting;
+
+namespace {
+
+bool short_run() { return std::getenv("CAPSA_FAST_SHORT") != nullptr; }
+
+std::vector<GameRules> rule_sets() {
+  std::vector<GameRules> out(7);
+  out[1].rules.straights = {0, 12, 1, 2, 3, 4, 5, 6, 7, 8};  // hong-kong's two-low order
+  out[1].rules.flush_compare = FlushCompare::kRankFirst;
+  out[2].rules.flush_compare = FlushCompare::kNone;        // taiwan-like, with bombs
+  out[2].rules.bombs = true;
+  out[2].rules.suit_rank = {0, 1, 2, 3};  // c < d < h < s
+  out[3].rules.pass_locks = true;
+  out[4].last_standing = true;
+  out[5].previous_winner = true;
+  out[5].rules.triples = false;
+  out[6].dragon = false;
+  out[6].tiers = {{1, 2}, {7, 3}};
+  return out;
+}
+
+// Everything a rejection must leave alone.
+struct Snapshot {
+  int turn, leader, table_seat;
+  unsigned passed;
+  bool first_play, has_table;
+  std::array<CardMask, kMaxPlayers> hands;
+  std::size_t moves;
+  explicit Snapshot(const Round& r)
+      : turn(r.turn()), leader(r.leader()), table_seat(r.table_seat()), passed(r.passed_mask()),
+        first_play(r.first_play()), has_table(r.table() != nullptr), hands{},
+        moves(r.history().size()) {
+    for (int s = 0; s < r.players(); ++s) hands[static_cast<std::size_t>(s)] = r.hand(s);
+  }
+  bool operator==(const Snapshot& o) const {
+    return turn == o.turn && leader == o.leader && table_seat == o.table_seat &&
+           passed == o.passed && first_play == o.first_play && has_table == o.has_table &&
+           hands == o.hands && moves == o.moves;
+  }
+};
+
+void test_deal() {
+  const auto a = shuffled_deck(12345);
+  const auto b = shuffled_deck(12345);
+  const auto c = shuffled_deck(12346);
+  CHECK(a == b);
+  CHECK(!(a == c));
+  CardMask seen = 0;
+  for (auto card : a) seen |= CardMask{1} << card;
+  CHECK_EQ(seen, (CardMask{1} << 52) - 1);
+  // SplitMix64's published first output for seed 0.
+  SplitMix64 rng{0};
+  CHECK_EQ(rng.next(), 0xE220A8397B1DCDAFull);
+}
+
+void test_rounds(const GameRules& rules, int players, BotLevel level, int rounds) {
+  SplitMix64 rng{static_cast<std::uint64_t>(players * 7 + static_cast<int>(level))};
+  int previous = -1;
+  for (int g = 0; g < rounds; ++g) {
+    Round r(rules, players, sim_round_seed(99, static_cast<std::uint64_t>(g)),
+            rules.previous_winner ? previous : -1);
+    CardMask all = 0;
+    for (int s = 0; s < players; ++s) {
+      CHECK_EQ(r.count(s), 13);
+      all |= r.hand(s);
+    }
+    CHECK_EQ(__builtin_popcountll(all), 13 * players);
+    int steps = 0;
+    while (!r.over() && steps < 2000) {
+      ++steps;
+      // A wrong seat and a pass when leading are refused and change nothing.
+      const Snapshot before(r);
+      Verdict v;
+      const int other = (r.turn() + 1) % players;
+      CHECK(r.apply(other, nullptr, 0, true, &v) == RoundCode::kNotYourTurn);
+      if (!r.table()) {
+        CHECK(r.apply(r.turn(), nullptr, 0, true, &v) == RoundCode::kRules);
+        CHECK(v.code == Code::kCannotPassWhenLeading);
+      }
+      CHECK(Snapshot(r) == before);
+      const Move m = bot_move(r, level, rng);
+      CHECK_EQ(m.seat, r.turn());
+      int cards[5];
+      for (int i = 0; i < m.combo.size; ++i) cards[i] = m.combo.cards[static_cast<std::size_t>(i)];
+      const RoundCode code = r.apply(m.seat, cards, m.is_pass ? 0 : m.combo.size, m.is_pass, &v);
+      CHECK(code == RoundCode::kOk);
+      if (code != RoundCode::kOk) break;
+    }
+    CHECK(r.over());
+    const std::vector<int> s = r.scores();
+    int sum = 0, zero = 0;
+    for (int p = 0; p < players; ++p) {
+      sum += s[static_cast<std::size_t>(p)];
+      zero += r.cards_left()[static_cast<std::size_t>(p)] == 0;
+    }
+    CHECK_EQ(sum, 0);
+    CHECK_EQ(zero, 1);
+    CHECK_EQ(r.cards_left()[static_cast<std::size_t>(r.winner())], 0);
+    const std::size_t order = r.finishing_order().size();
+    CHECK(order == (rules.last_standing && !r.dragon() ? static_cast<std::size_t>(players) : 1u));
+    Verdict v;
+    CHECK(r.apply(0, nullptr, 0, true, &v) == RoundCode::kRoundOver);
+    previous = r.winner();
+  }
+}
+
+void test_clearing_and_inheritance() {
+  // Under last-standing, a player who goes out on a play the others all pass on hands the
+  // lead to the next holder: play rounds with bots until that happens and check it.
+  GameRules rules;
+  rules.last_standing = true;
+  SplitMix64 rng{5};
+  int seen = 0;
+  for (int g = 0; g < 400 && seen < 20; ++g) {
+    Round r(rules, 4, sim_round_seed(7, static_cast<std::uint64_t>(g)));
+    while (!r.over()) {
+      const Move m = bot_move(r, BotLevel::kRandom, rng);
+      const int owner = r.table_seat();
+      r.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
+      if (m.is_pass && !r.table() && !r.over()) {  // the trick was just cleared
+        CHECK(r.passed_mask() == 0);
+        if (r.hand(owner)) {
+          CHECK_EQ(r.turn(), owner);
+        } else {
+          ++seen;
+          int next = owner;
+          do next = (next + 1) % 4; while (!r.hand(next));
+          CHECK_EQ(r.turn(), next);
+        }
+        CHECK_EQ(r.leader(), r.turn());
+      }
+    }
+  }
+  CHECK(seen > 0);
+}
+
+}  // namespace
+
+int main() {
+  test_deal();
+  const int rounds = short_run() ? 40 : 300;
+  for (const GameRules& rules : rule_sets())
+    for (int players = 2; players <= 4; ++players)
+      for (BotLevel level : {BotLevel::kRandom, BotLevel::kBeginner, BotLevel::kStandard})
+        test_rounds(rules, players, level, rounds);
+  test_clearing_and_inheritance();
+  return capsa_fast::testing::finish("test_banting_game");
+}

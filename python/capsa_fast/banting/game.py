@@ -1,0 +1,313 @@
+"""A Capsa Banting round and match (RULES.md 3.3): :class:`Game`, round codes, bots.
+
+The round itself lives in C++ (``_core.BantingRound``); this layer parses input, keeps the
+running totals of a match and words the refusals. A round is a pure function of its
+rules, its code and the moves made, so replaying the moves rebuilds any position.
+
+Round codes are ``B`` + the number of players + 9 characters of Crockford base32 (a 45-bit
+seed), e.g. ``B4K7M2Q9XZ1``. The deal: SplitMix64 seeded with the seed drives a
+Fisher-Yates shuffle of the ids 0..51 from the top (``j = next() % (i + 1)`` for i = 51..1);
+seat s gets positions 13*s .. 13*s + 12.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from .. import _core
+from .messages import Verdict, verdict_message
+from .rules import Rules, resolve
+
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+"""Crockford base32: no I, L, O or U, so a code read aloud or copied by hand survives."""
+SEED_CHARS = 9
+SEED_BITS = 5 * SEED_CHARS
+BOT_LEVELS: tuple[str, ...] = ("random", "beginner", "standard")
+GAME_CODES: tuple[str, ...] = ("ROUND_OVER", "NOT_YOUR_TURN")
+"""Refusals a round adds in front of the rules engine's codes (checked in this order)."""
+
+
+def make_code(players: int, seed: int) -> str:
+    """The round code for ``players`` (2-4) and a seed in ``0 .. 2**45 - 1``."""
+    _check_players(players)
+    if not isinstance(seed, int) or not 0 <= seed < 1 << SEED_BITS:
+        raise ValueError(f"seed must be an integer 0..2**{SEED_BITS} - 1, got {seed!r}")
+    chars = [CODE_ALPHABET[(seed >> (5 * i)) & 31] for i in reversed(range(SEED_CHARS))]
+    return f"B{players}{''.join(chars)}"
+
+
+def parse_code(code: str) -> tuple[int, int]:
+    """``(players, seed)`` of a round code; case and surrounding spaces do not matter."""
+    if not isinstance(code, str):
+        raise ValueError(f"a round code is a string like 'B4K7M2Q9XZ1', got {code!r}")
+    text = code.strip().upper()
+    if len(text) != 2 + SEED_CHARS or text[0] != "B" or text[1] not in "234":
+        raise ValueError(
+            f"bad round code {code!r}: expected 'B', the number of players (2-4) and "
+            f"{SEED_CHARS} characters, like 'B4K7M2Q9XZ1'"
+        )
+    seed = 0
+    for ch in text[2:]:
+        digit = CODE_ALPHABET.find(ch)
+        if digit < 0:
+            raise ValueError(
+                f"bad round code {code!r}: {ch!r} is not one of {CODE_ALPHABET} "
+                "(codes have no I, L, O or U)"
+            )
+        seed = seed << 5 | digit
+    return int(text[1]), seed
+
+
+def new_code(players: int = 4) -> str:
+    """A fresh round code with an unpredictable seed."""
+    return make_code(players, secrets.randbits(SEED_BITS))
+
+
+def deal(code: str) -> list[list[int]]:
+    """The hands a round code deals, seat by seat (card ids in dealing order)."""
+    players, seed = parse_code(code)
+    deck = _core.banting_shuffled_deck(seed)
+    return [deck[13 * s : 13 * s + 13] for s in range(players)]
+
+
+def _check_players(players: Any) -> None:
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+
+
+class IllegalPlay(ValueError):
+    """A move the round refuses; ``code`` is stable (API.md), ``message`` is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move of a round: ``combo`` is None for a pass."""
+
+    seat: int
+    combo: Any
+
+    @property
+    def is_pass(self) -> bool:
+        return self.combo is None
+
+    @property
+    def cards(self) -> list[int]:
+        return [] if self.combo is None else list(self.combo.cards)
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """How a round ended: ``cards_left`` are counted when the first player went out."""
+
+    winner: int
+    cards_left: list[int]
+    scores: list[int]
+    finishing_order: list[int]
+    dragon: bool
+
+
+class Game:
+    """A match of Capsa Banting rounds between 2-4 seats (RULES.md 3.3).
+
+    ``rules``: Rules, dict, preset name or None. ``players``: 2-4, or None to take it from
+    ``code`` (else 4). ``code``: the first round's code; None deals a fresh one.
+    """
+
+    def __init__(self, rules: Any = None, players: int | None = None, code: str | None = None):
+        self.rules: Rules = resolve(rules)
+        if code is not None:
+            code_players, _ = parse_code(code)
+            if players is not None and players != code_players:
+                _check_players(players)
+                raise ValueError(
+                    f"players={players} but round code {code!r} is for {code_players} players"
+                )
+            players = code_players
+        players = 4 if players is None else players
+        _check_players(players)
+        self.players: int = players
+        self.round: int = 0
+        self._banked = [0] * players
+        self._start(code, opener=-1)
+
+    def _start(self, code: str | None, opener: int) -> None:
+        if code is None:
+            code = new_code(self.players)
+        players, seed = parse_code(code)
+        if players != self.players:
+            raise ValueError(f"round code {code!r} is for {players} players, not {self.players}")
+        self.code: str = make_code(players, seed)
+        self._r = _core.BantingRound(self.rules.game_core, players, seed, opener)
+        self.round += 1
+
+    def next_round(self, code: str | None = None) -> None:
+        """Deal the next round of the match; the previous winner opens under previous-winner."""
+        if not self.over:
+            raise ValueError("the round is not over yet")
+        self._banked = self.totals
+        opener = self._r.winner if self.rules.first_lead == "previous-winner" else -1
+        self._start(code, opener)
+
+    # The position ---------------------------------------------------------------------
+
+    @property
+    def turn(self) -> int | None:
+        return self._r.turn
+
+    @property
+    def leader(self) -> int:
+        return self._r.leader
+
+    @property
+    def table(self) -> Any:
+        return self._r.table
+
+    @property
+    def table_seat(self) -> int | None:
+        return self._r.table_seat
+
+    @property
+    def passed(self) -> list[int]:
+        """Seats that passed since the current trick began."""
+        return self._r.passed
+
+    @property
+    def first_play(self) -> bool:
+        """The next play opens the round and must hold the lowest dealt card."""
+        return self._r.first_play
+
+    @property
+    def over(self) -> bool:
+        return self._r.over
+
+    @property
+    def counts(self) -> list[int]:
+        return self._r.counts
+
+    @property
+    def history(self) -> list[Move]:
+        return [Move(seat, combo) for seat, combo in self._r.history]
+
+    @property
+    def result(self) -> RoundResult | None:
+        if not self._r.over:
+            return None
+        return RoundResult(
+            winner=self._r.winner,
+            cards_left=self._r.cards_left,
+            scores=self._r.scores,
+            finishing_order=self._r.finishing_order,
+            dragon=self._r.dragon,
+        )
+
+    @property
+    def totals(self) -> list[int]:
+        """Running totals of the match, this round included once it is over."""
+        if not self._r.over:
+            return list(self._banked)
+        return [a + b for a, b in zip(self._banked, self._r.scores, strict=True)]
+
+    def hand(self, seat: int) -> list[int]:
+        """The seat's cards, low to high in Big Two order."""
+        return self._r.hand(seat)
+
+    def legal_plays(self, seat: int) -> list[Any]:
+        """Legal plays of ``seat`` (no pass); empty unless it is that seat's turn."""
+        self._check_seat(seat)
+        return self._r.legal_plays() if self._r.turn == seat else []
+
+    def can_pass(self, seat: int) -> bool:
+        self._check_seat(seat)
+        return self._r.turn == seat and self._r.can_pass
+
+    # Moves ---------------------------------------------------------------------------
+
+    def validate(self, seat: int, play: Any, lang: str = "en") -> Verdict:
+        """Judge a move (cards, or ``"pass"``) without making it."""
+        ids = _play_ids(play)
+        code, combo, lowest = self._r.check(seat, ids)
+        return self._judgement(seat, ids, code, combo, lowest, lang)
+
+    def move(self, seat: int, play: Any) -> Move:
+        """Make a move (cards, or ``"pass"``); IllegalPlay (state unchanged) if refused."""
+        ids = _play_ids(play)
+        hand = self._r.hand(seat) if 0 <= seat < self.players else []
+        table = self._r.table
+        code, combo, lowest = self._r.apply(seat, ids)
+        if code != "OK":
+            j = self._judgement(seat, ids, code, combo, lowest, "en", hand=hand, table=table)
+            raise IllegalPlay(code, j.message)
+        return Move(seat, combo)
+
+    def play(self, seat: int, cards: Any) -> Move:
+        if isinstance(cards, str) and cards.strip().lower() == "pass":
+            raise ValueError("play() takes cards; use pass_() to pass")
+        return self.move(seat, cards)
+
+    def pass_(self, seat: int) -> Move:
+        return self.move(seat, "pass")
+
+    def bot_play(self, seat: int, level: str = "standard") -> Move:
+        """Let a bot (``random``, ``beginner`` or ``standard``) make the seat's move."""
+        self._bot_check(seat, level)
+        seat_, combo = self._r.bot_move(level, True)
+        return Move(seat_, combo)
+
+    def hint(self, seat: int) -> Move:
+        """The move the standard bot would make for ``seat``; nothing changes."""
+        self._bot_check(seat, "standard")
+        seat_, combo = self._r.bot_move("standard", False)
+        return Move(seat_, combo)
+
+    def _bot_check(self, seat: int, level: str) -> None:
+        if level not in BOT_LEVELS:
+            raise ValueError(f"bot level must be one of {', '.join(BOT_LEVELS)}, got {level!r}")
+        self._check_seat(seat)
+        if self._r.over:
+            raise IllegalPlay("ROUND_OVER", verdict_message("ROUND_OVER", "en", play=[], hand=[]))
+        if self._r.turn != seat:
+            raise IllegalPlay(
+                "NOT_YOUR_TURN", verdict_message("NOT_YOUR_TURN", "en", play=[], hand=[])
+            )
+
+    def _check_seat(self, seat: Any) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ValueError(f"seat must be 0..{self.players - 1}, got {seat!r}")
+
+    def _judgement(
+        self,
+        seat: int,
+        ids: list[int] | None,
+        code: str,
+        combo: Any,
+        lowest: int,
+        lang: str,
+        hand: list[int] | None = None,
+        table: Any = None,
+    ) -> Verdict:
+        if hand is None:
+            hand = self._r.hand(seat)
+            table = self._r.table
+        message = verdict_message(
+            code, lang, play=ids, hand=hand, combo=combo, table=table, lowest=lowest
+        )
+        ok = code == "OK"
+        return Verdict(ok=ok, combo=combo, code=None if ok else code, message=message)
+
+    def __repr__(self) -> str:
+        state = "over" if self.over else f"turn={self.turn}"
+        return f"Game(code={self.code!r}, players={self.players}, round={self.round}, {state})"
+
+
+def _play_ids(play: Any) -> list[int] | None:
+    """None for a pass, else the card ids (ValueError naming a bad or repeated card)."""
+    if isinstance(play, str) and play.strip().lower() == "pass":
+        return None
+    return _core.parse_cards(play)
