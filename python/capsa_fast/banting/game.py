@@ -151,9 +151,11 @@ class Game:
         """Deal the next round of the match; the previous winner opens under previous-winner."""
         if not self.over:
             raise ValueError("the round is not over yet")
-        self._banked = self.totals
-        opener = self._r.winner if self.rules.first_lead == "previous-winner" else -1
-        self._start(code, opener)
+        totals = self.totals
+        winner = self._r.winner
+        opener = winner if winner is not None and self.rules.first_lead == "previous-winner" else -1
+        self._start(code, opener)  # raises, changing nothing, on a bad code
+        self._banked = totals
 
     # The position ---------------------------------------------------------------------
 
@@ -197,10 +199,11 @@ class Game:
 
     @property
     def result(self) -> RoundResult | None:
-        if not self._r.over:
+        winner = self._r.winner
+        if winner is None:
             return None
         return RoundResult(
-            winner=self._r.winner,
+            winner=winner,
             cards_left=self._r.cards_left,
             scores=self._r.scores,
             finishing_order=self._r.finishing_order,

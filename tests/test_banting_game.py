@@ -1,0 +1,448 @@
+"""cf.banting.Game, round codes, bots and the simulation tool.
+
+The move-by-move flow is checked against an independent model in
+test_banting_game_oracle.py; this file covers the interface, the bots and the sim.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import capsa_fast as cf
+import numpy as np
+import pytest
+from capsa_fast.banting import sim
+
+B = cf.banting
+PRESETS = list(B.PRESETS)
+
+
+# Round codes -------------------------------------------------------------------------
+
+
+def test_code_round_trip_and_normalisation():
+    for players in (2, 3, 4):
+        for seed in (0, 1, 12345678901, 2**45 - 1):
+            code = B.make_code(players, seed)
+            assert len(code) == 11 and code.startswith(f"B{players}")
+            assert B.parse_code(code) == (players, seed)
+            assert B.parse_code(f"  {code.lower()} ") == (players, seed)
+    assert B.make_code(4, 0) == "B4000000000"
+    assert B.make_code(2, 2**45 - 1) == "B2ZZZZZZZZZ"
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        ("", "expected 'B'"),
+        ("B5000000000", "number of players"),
+        ("X4000000000", "expected 'B'"),
+        ("B400000000", "9 characters"),
+        ("B40000000000", "9 characters"),
+        ("B4000000I00", "'I' is not one of"),
+        ("B4000000U00", "'U' is not one of"),
+        (12, "a round code is a string"),
+    ],
+)
+def test_bad_codes_are_named(code, words):
+    with pytest.raises(ValueError, match=words):
+        B.parse_code(code)
+    with pytest.raises(ValueError):
+        B.Game(code=code)
+
+
+def test_new_codes_are_fresh_and_valid():
+    codes = {B.new_code(3) for _ in range(200)}
+    assert len(codes) == 200
+    assert all(B.parse_code(c)[0] == 3 for c in codes)
+    assert B.Game().code != B.Game().code
+
+
+def test_deal_is_a_pure_function_of_the_code():
+    hands = B.deal("B4K7M2Q9XZ1")
+    assert hands == B.deal("b4k7m2q9xz1")
+    assert sorted(c for h in hands for c in h) == list(range(52))
+    g = B.Game(code="B4K7M2Q9XZ1")
+    for seat in range(4):
+        assert sorted(g.hand(seat)) == sorted(hands[seat])
+    # Fewer players: the same shuffle, the first 13 * players cards.
+    two = B.deal("B2K7M2Q9XZ1")
+    assert two == hands[:2]
+    assert B.deal("B4K7M2Q9XZ2") != hands
+
+
+def test_players_come_from_the_code_and_must_agree():
+    assert B.Game(code="B3K7M2Q9XZ1").players == 3
+    assert B.Game().players == 4
+    assert B.Game(players=2).code.startswith("B2")
+    with pytest.raises(ValueError, match="is for 4 players"):
+        B.Game(players=3, code="B4K7M2Q9XZ1")
+    for bad in (1, 5, "4", True):
+        with pytest.raises(ValueError, match="players must be 2, 3 or 4"):
+            B.Game(players=bad)
+
+
+def test_hand_is_sorted_in_big_two_order():
+    g = B.Game("taiwan", code="B4K7M2Q9XZ1")  # suit order c < d < h < s
+    order = {
+        c: ((c // 4 + 12) % 13) * 4 + "cdhs".index(cf.format_cards([c])[0][1]) for c in range(52)
+    }
+    for seat in range(4):
+        hand = g.hand(seat)
+        assert hand == sorted(hand, key=order.__getitem__)
+
+
+# The first lead and refusals -------------------------------------------------------------
+
+
+def lowest_dealt(g: B.Game) -> int:
+    dealt = [c for s in range(g.players) for c in g.hand(s)]
+    return min(dealt, key=lambda c: B.classify([c], g.rules).strength)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_holder_of_the_lowest_card_leads_and_must_play_it(players):
+    for i in range(30):
+        g = B.Game(players=players, code=B.make_code(players, 1000 + i))
+        if g.over:  # a dragon
+            continue
+        low = lowest_dealt(g)
+        assert low in g.hand(g.turn) and g.first_play and g.leader == g.turn
+        if players == 4:
+            assert cf.format_cards([low]) == ["3d"]
+        other = next(c for c in g.hand(g.turn) if c != low)
+        with pytest.raises(B.IllegalPlay) as err:
+            g.play(g.turn, [other])
+        assert err.value.code == "MUST_INCLUDE_LOWEST"
+        assert cf.format_cards([low])[0][0] in err.value.message or "10" in err.value.message
+
+
+def snapshot(g: B.Game):
+    return (
+        g.turn,
+        g.leader,
+        g.table,
+        g.table_seat,
+        g.passed,
+        g.first_play,
+        g.counts,
+        [g.hand(s) for s in range(g.players)],
+        g.history,
+        g.over,
+    )
+
+
+def test_refusals_change_nothing_and_carry_codes():
+    g = B.Game(code="B4K7M2Q9XZ1")
+    seat = g.turn
+    other = (seat + 1) % 4
+    before = snapshot(g)
+    cases = [
+        (lambda: g.pass_(seat), "CANNOT_PASS_WHEN_LEADING"),
+        (lambda: g.play(other, g.hand(other)[:1]), "NOT_YOUR_TURN"),
+        (lambda: g.play(seat, g.hand(other)[:1]), "NOT_IN_HAND"),
+        (lambda: g.play(seat, g.hand(seat)[:4]), "NOT_A_COMBO"),
+    ]
+    for call, code in cases:
+        with pytest.raises(B.IllegalPlay) as err:
+            call()
+        assert err.value.code == code and err.value.message
+        assert isinstance(err.value, ValueError)
+        assert snapshot(g) == before
+    # Bad input is a plain ValueError naming the problem, and changes nothing either.
+    with pytest.raises(ValueError, match="Zz"):
+        g.play(seat, ["Zz"])
+    with pytest.raises(ValueError, match="seat must be"):
+        g.play(7, g.hand(seat)[:1])
+    assert snapshot(g) == before
+    verdict = g.validate(other, "pass", lang="id")
+    assert (verdict.ok, verdict.code, verdict.message) == (
+        False,
+        "NOT_YOUR_TURN",
+        "Belum giliranmu",
+    )
+
+
+def play_out(g: B.Game, level: str = "standard") -> None:
+    while not g.over:
+        g.bot_play(g.turn, level)
+
+
+def test_moves_after_the_round_is_over_are_refused():
+    g = B.Game(code="B4K7M2Q9XZ1")
+    play_out(g)
+    assert g.turn is None and g.legal_plays(0) == [] and not g.can_pass(0)
+    for call in (lambda: g.pass_(0), lambda: g.bot_play(0), lambda: g.hint(0)):
+        with pytest.raises(B.IllegalPlay) as err:
+            call()
+        assert err.value.code == "ROUND_OVER"
+    with pytest.raises(ValueError, match="not over"):
+        B.Game().next_round()
+
+
+def test_trick_is_cleared_when_all_others_pass():
+    g = B.Game(code="B4K7M2Q9XZ1")
+    opener = g.turn
+    first = g.play(opener, [lowest_dealt(g)])
+    assert g.table == first.combo and g.table_seat == opener and g.leader == opener
+    for k in range(1, 4):
+        seat = (opener + k) % 4
+        assert g.turn == seat
+        g.pass_(seat)
+        assert g.passed == sorted((opener + j) % 4 for j in range(1, k + 1)) or k == 3
+    assert g.table is None and g.table_seat is None and g.passed == []
+    assert g.turn == opener and g.leader == opener and not g.first_play
+    assert [m.is_pass for m in g.history] == [False, True, True, True]
+
+
+def test_pass_locks_keeps_a_passed_seat_out_until_the_trick_clears():
+    rules = B.Rules.preset("capsa-banting", pass_locks=True)
+    locked_turns = 0
+    for i in range(40):
+        g = B.Game(rules, code=B.make_code(4, 300 + i))
+        while not g.over:
+            seat = g.turn
+            if seat in g.passed:
+                assert g.table is not None and g.legal_plays(seat) == []
+                with pytest.raises(B.IllegalPlay) as err:
+                    g.play(seat, g.hand(seat)[-1:])
+                assert err.value.code == "PASSED_THIS_TRICK"
+                assert g.hint(seat).is_pass
+                locked_turns += 1
+            g.bot_play(seat, "random")
+    assert locked_turns > 20
+
+
+def test_dragon_wins_at_once_and_everyone_pays_for_thirteen():
+    # Found by scanning seeds with capsa_fast.banting.deal for a hand holding all 13 ranks.
+    code = find_dragon_code()
+    hands = B.deal(code)
+    dragon_seat = next(s for s, h in enumerate(hands) if len({c // 4 for c in h}) == 13)
+    g = B.Game(code=code)
+    assert g.over and g.result.dragon and g.result.winner == dragon_seat
+    assert g.result.cards_left == [0 if s == dragon_seat else 13 for s in range(4)]
+    assert g.result.scores[dragon_seat] == 3 * 13 * 3  # three losers at 13 x 3
+    off = B.Game(B.Rules.preset(dragon=False), code=code)
+    assert not off.over and off.result is None
+
+
+def find_dragon_code() -> str:
+    # A dragon is rare (about 1 hand in 6,300), so build one: rotate seeds until a deal has
+    # it. The search is deterministic and stops within a few seconds at most.
+    for seed in range(200_000):
+        code = B.make_code(4, seed)
+        if any(len({c // 4 for c in h}) == 13 for h in B.deal(code)):
+            return code
+    raise AssertionError("no dragon deal in the first 200,000 seeds")
+
+
+# Bots ---------------------------------------------------------------------------------
+
+RULE_SETS = [
+    *PRESETS,
+    {"preset": "capsa-banting", "pass_locks": True},
+    {"preset": "capsa-banting", "ending": "last-standing"},
+    {"preset": "hong-kong", "first_lead": "previous-winner", "triples": False},
+    {"preset": "pagat", "straights": "no-two", "flush_compare": "none"},
+    {"preset": "taiwan", "straights": "ace-top-jqka2", "dragon": False},
+]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=str)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_bots_only_make_legal_moves(rules, players):
+    rng = random.Random(f"{rules}{players}")
+    levels = list(B.BOT_LEVELS)
+    for _ in range(12):
+        g = B.Game(rules, players=players, code=B.make_code(players, rng.getrandbits(45)))
+        for _round in range(2):
+            while not g.over:
+                seat = g.turn
+                level = rng.choice(levels)
+                hint = g.hint(seat)
+                if level == "standard":
+                    assert g.validate(seat, hint.cards or "pass").ok
+                # The rules engine, given the same position, must accept the move.
+                hand = g.hand(seat)
+                table = g.table.cards if g.table is not None else None
+                first, passed = g.first_play, seat in g.passed
+                move = g.bot_play(seat, level)
+                verdict = B.validate(
+                    hand, move.cards or "pass", table, g.rules, first_play=first, passed=passed
+                )
+                assert verdict.ok, (move, verdict)
+                if level == "standard":
+                    assert move == hint
+            assert sum(g.result.scores) == 0
+            g.next_round()
+
+
+def test_hint_is_the_standard_move_and_changes_nothing():
+    g = B.Game(code="B4K7M2Q9XZ1")
+    while not g.over:
+        before = snapshot(g)
+        hint = g.hint(g.turn)
+        assert snapshot(g) == before
+        assert g.bot_play(g.turn, "standard") == hint
+
+
+def test_standard_bot_goes_out_when_it_can_and_blocks_a_last_card():
+    # A position reached by play: find one where the standard bot holds a single combo, or
+    # an opponent holds one card on a single table, and check the choice.
+    checked_out = checked_block = 0
+    for i in range(400):
+        g = B.Game(code=B.make_code(4, 5000 + i))
+        while not g.over:
+            seat = g.turn
+            hand = g.hand(seat)
+            hint = g.hint(seat)
+            legal = g.legal_plays(seat)
+            if any(sorted(p.cards) == sorted(hand) for p in legal):
+                assert sorted(hint.cards) == sorted(hand)
+                checked_out += 1
+            others = [g.counts[s] for s in range(4) if s != seat and g.counts[s] > 0]
+            singles = [p for p in legal if p.size == 1]
+            if g.table is not None and g.table.size == 1 and min(others) == 1 and singles:
+                assert hint.combo == max(singles, key=lambda p: p.strength)
+                checked_block += 1
+            g.bot_play(seat, "standard" if seat == 0 else "beginner")
+    assert checked_out > 50 and checked_block > 20
+
+
+def test_plan_uses_few_combos():
+    rules = B.Rules.preset()
+    combos, cost = cf._core.banting_plan("3d 4c 5h 6s 7d 9c 9d 9h Ks Kd 2c 2d 2s", rules.core)
+    kinds = sorted(c.kind for c in combos)
+    assert kinds == ["full_house", "pair", "straight"] or kinds == [
+        "full_house",
+        "straight",
+        "triple",
+    ]
+    assert sorted(c for combo in combos for c in combo.cards) == sorted(
+        cf.parse_cards("3d 4c 5h 6s 7d 9c 9d 9h Ks Kd 2c 2d 2s")
+    )
+    assert 0 < cost < 3
+
+
+# Matches ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("first_lead", ["lowest-card", "previous-winner"])
+def test_match_totals_and_who_opens_the_next_round(first_lead):
+    g = B.Game(B.Rules.preset(first_lead=first_lead), code="B4K7M2Q9XZ1")
+    running = [0, 0, 0, 0]
+    for round_no in range(1, 6):
+        assert g.round == round_no
+        play_out(g)
+        running = [a + b for a, b in zip(running, g.result.scores, strict=True)]
+        assert g.totals == running and sum(g.totals) == 0
+        winner = g.result.winner
+        g.next_round()
+        assert g.totals == running  # banked, the new round adds nothing yet
+        if g.over:
+            continue
+        if first_lead == "previous-winner":
+            assert g.turn == winner and not g.first_play
+        else:
+            assert g.first_play and lowest_dealt(g) in g.hand(g.turn)
+    g2 = B.Game(code="B4K7M2Q9XZ1")
+    play_out(g2)
+    g2.next_round(code="B4000000001")
+    assert g2.code == "B4000000001"
+    play_out(g2)
+    totals = g2.totals
+    with pytest.raises(ValueError, match="for 3 players"):
+        g2.next_round(code="B3000000001")
+    assert g2.totals == totals and g2.round == 2 and g2.over
+
+
+def test_last_standing_records_the_finishing_order_and_scores_at_first_out():
+    rules = B.Rules.preset(ending="last-standing")
+    for i in range(40):
+        g = B.Game(rules, code=B.make_code(4, 77 + i))
+        first_out_counts = None
+        while not g.over:
+            g.bot_play(g.turn, "beginner")
+            if first_out_counts is None and 0 in g.counts:
+                first_out_counts = g.counts
+        r = g.result
+        if r.dragon:
+            continue
+        assert sorted(r.finishing_order) == [0, 1, 2, 3]
+        assert r.finishing_order[0] == r.winner and r.cards_left == first_out_counts
+        assert r.scores == B.score(first_out_counts, rules)
+        assert sum(1 for c in g.counts if c > 0) == 1
+        assert g.counts[r.finishing_order[-1]] > 0
+
+
+# Simulation ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["capsa-banting", "hong-kong"])
+def test_standard_beats_three_beginners(preset):
+    result = sim.simulate(20_000, ("standard", "beginner", "beginner", "beginner"), preset, seed=7)
+    std = result.seat_stats()[0]
+    assert std.win_rate >= 0.40
+    assert std.score_low > 0
+    assert int(result.scores.sum()) == 0
+
+
+def test_simulation_is_deterministic_and_independent_of_workers():
+    a = sim.simulate(3000, ("random",) * 4, "taiwan", seed=3, workers=1, chunk=500)
+    b = sim.simulate(3000, ("random",) * 4, "taiwan", seed=3, workers=2, chunk=500)
+    assert np.array_equal(a.scores, b.scores) and np.array_equal(a.winners, b.winners)
+    c = sim.simulate(3000, ("random",) * 4, "taiwan", seed=4, workers=2, chunk=500)
+    assert not np.array_equal(a.scores, c.scores)
+    assert (a.scores.sum(axis=1) == 0).all()
+    assert (a.scores[np.arange(3000), a.winners] > 0).all()
+
+
+def test_simulated_rounds_match_rounds_played_through_game():
+    # The C++ loop and Game share the round; replaying seeds through Game gives the same.
+    result = sim.simulate(50, ("standard", "beginner", "standard", "beginner"), "pagat", seed=9)
+    for g_index in range(50):
+        seed = cf._core.banting_sim_round_seed(9, g_index)
+        g = B.Game("pagat", code=B.make_code(4, seed))
+        while not g.over:
+            g.bot_play(g.turn, ("standard", "beginner")[g.turn % 2])
+        assert g.result.scores == list(result.scores[g_index])
+
+
+def test_sim_command_prints_each_seat(capsys):
+    out = io.StringIO()
+    args = ["--games", "500", "--seats", "standard,beginner,random", "--preset", "pagat"]
+    assert sim.main([*args, "--seed", "5"], out=out) == 0
+    text = out.getvalue()
+    assert "500 rounds, preset pagat" in text and "rounds/s" in text
+    assert all(level in text for level in ("standard", "beginner", "random"))
+    out = io.StringIO()
+    sim.main([*args, "--json", "--set", "ending=last-standing", "--workers", "2"], out=out)
+    payload = json.loads(out.getvalue())
+    assert payload["games"] == 500 and payload["rules"]["ending"] == "last-standing"
+    assert [s["level"] for s in payload["seats"]] == ["standard", "beginner", "random"]
+    assert abs(sum(s["mean_score"] for s in payload["seats"])) < 1e-9
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--seats", "standard,expert"], "unknown bot level 'expert'"),
+        (["--seats", "standard"], "2 to 4 bot levels"),
+        (["--set", "bombs=maybe"], "bombs must be one of"),
+        (["--set", "colour=red"], "unknown setting 'colour'"),
+        (["--games", "-1"], "games must be a count"),
+    ],
+)
+def test_sim_command_names_bad_arguments(args, words, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        sim.main(["--games", "10", *args])
+    assert exit_.value.code == 2
+    assert words in capsys.readouterr().err
+
+
+def test_wilson_interval():
+    low, high = sim.wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
+    assert sim.wilson(0, 0) == (0.0, 1.0)
