@@ -224,6 +224,9 @@ def test_dragon_wins_at_once_and_everyone_pays_for_thirteen():
     assert g.over and g.result.dragon and g.result.winner == dragon_seat
     assert g.result.cards_left == [0 if s == dragon_seat else 13 for s in range(4)]
     assert g.result.scores[dragon_seat] == 3 * 13 * 3  # three losers at 13 x 3
+    assert [line["multiplier"] for line in g.result.lines] == [
+        0 if s == dragon_seat else 3 for s in range(4)
+    ]
     off = B.Game(B.Rules.preset(dragon=False), code=code)
     assert not off.over and off.result is None
 
@@ -373,6 +376,7 @@ def test_last_standing_records_the_finishing_order_and_scores_at_first_out():
         assert sorted(r.finishing_order) == [0, 1, 2, 3]
         assert r.finishing_order[0] == r.winner and r.cards_left == first_out_counts
         assert r.scores == B.score(first_out_counts, rules)
+        assert r.lines == B.score_lines(first_out_counts, rules)
         assert sum(1 for c in g.counts if c > 0) == 1
         assert g.counts[r.finishing_order[-1]] > 0
 

@@ -111,6 +111,8 @@ class RoundResult:
     scores: list[int]
     finishing_order: list[int]
     dragon: bool
+    lines: list[dict[str, int]]
+    """Per seat: ``cards_left``, ``multiplier`` and ``points`` (as ``score_lines``)."""
 
 
 class Game:
@@ -202,12 +204,23 @@ class Game:
         winner = self._r.winner
         if winner is None:
             return None
+        cards_left = self._r.cards_left
+        tiers = list(self.rules.scoring)
+        scores = self._r.scores
         return RoundResult(
             winner=winner,
-            cards_left=self._r.cards_left,
-            scores=self._r.scores,
+            cards_left=cards_left,
+            scores=scores,
             finishing_order=self._r.finishing_order,
             dragon=self._r.dragon,
+            lines=[
+                {
+                    "cards_left": n,
+                    "multiplier": _core.banting_tier_multiplier(n, tiers),
+                    "points": p,
+                }
+                for n, p in zip(cards_left, scores, strict=True)
+            ],
         )
 
     @property
