@@ -49,12 +49,14 @@ class ApiProblem(Exception):
         *,
         errors: list[FieldError] | None = None,
         headers: dict[str, str] | None = None,
+        code: str | None = None,
     ) -> None:
         super().__init__(detail)
         self.status = status
         self.detail = detail
         self.errors = errors
         self.headers = headers or {}
+        self.code = code
 
 
 class FieldErrors:
@@ -127,9 +129,15 @@ def problem_response(
     *,
     errors: list[FieldError] | None = None,
     headers: dict[str, str] | None = None,
+    code: str | None = None,
 ) -> Response:
     problem = Problem(
-        type=ABOUT_BLANK, title=status_title(status), status=status, detail=detail, errors=errors
+        type=ABOUT_BLANK,
+        title=status_title(status),
+        status=status,
+        detail=detail,
+        errors=errors,
+        code=code,
     )
     response = Response(
         problem.model_dump_json(exclude_none=True), status=status, mimetype=PROBLEM_MIMETYPE
@@ -154,7 +162,9 @@ def _http_exception_detail(exc: HTTPException) -> str:
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiProblem)
     def handle_problem(exc: ApiProblem) -> Response:
-        return problem_response(exc.status, exc.detail, errors=exc.errors, headers=exc.headers)
+        return problem_response(
+            exc.status, exc.detail, errors=exc.errors, headers=exc.headers, code=exc.code
+        )
 
     @app.errorhandler(HTTPException)
     def handle_http_exception(exc: HTTPException) -> Response:

@@ -15,6 +15,7 @@ from api.schemas import Problem
 
 OPENAPI_VERSION = "3.1.0"
 SCHEMA_REF = "#/components/schemas/{model}"
+BEARER_SCHEME = "bearerAuth"
 # Flask converters like <int:game_id> become OpenAPI templates like {game_id}.
 _RULE_VARIABLE = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
 
@@ -74,8 +75,8 @@ def build_openapi(app: Flask, *, title: str, version: str) -> dict[str, Any]:
             "operationId": rule.endpoint.replace(".", "_"),
             "summary": op.summary,
             "responses": {
-                "200": {
-                    "description": "OK",
+                str(op.status): {
+                    "description": status_title(op.status),
                     "content": {"application/json": {"schema": success_schema}},
                 },
                 **{
@@ -89,17 +90,36 @@ def build_openapi(app: Flask, *, title: str, version: str) -> dict[str, Any]:
             operation["description"] = op.description
         if op.request_model is not None:
             operation["requestBody"] = {
-                "required": True,
+                "required": op.body_required,
                 "content": {"application/json": {"schema": refs[(op.request_model, "validation")]}},
             }
+        if rule.arguments:
+            operation["parameters"] = [
+                {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+                for name in sorted(rule.arguments)
+            ]
+        if op.bearer_auth:
+            operation["security"] = [{BEARER_SCHEME: []}]
         path = _RULE_VARIABLE.sub(r"{\1}", rule.rule)
         paths.setdefault(path, {})[op.method] = operation
 
     tags = sorted({bp.tag for bp, _ in operations.values()})
+    components: dict[str, Any] = {
+        "schemas": definitions.get("$defs", {}),
+        "responses": responses,
+    }
+    if any(op.bearer_auth for _, op in operations.values()):
+        components["securitySchemes"] = {
+            BEARER_SCHEME: {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "A seat's secret token, as given when the game was created.",
+            }
+        }
     return {
         "openapi": OPENAPI_VERSION,
         "info": {"title": title, "version": version},
         "tags": [{"name": tag} for tag in tags],
         "paths": paths,
-        "components": {"schemas": definitions.get("$defs", {}), "responses": responses},
+        "components": components,
     }

@@ -39,6 +39,9 @@ class Operation:
     # None: the handler returns a free-form JSON object (only /openapi.json does).
     response_model: type[BaseModel] | None
     problems: tuple[int, ...]
+    status: int = 200  # of a success
+    body_required: bool = True
+    bearer_auth: bool = False  # the route takes `Authorization: Bearer <token>`
 
 
 class ModelBlueprint(Blueprint):
@@ -56,17 +59,38 @@ class ModelBlueprint(Blueprint):
         request_model: type[RequestT],
         response_model: type[BaseModel],
         summary: str,
-    ) -> Callable[[Callable[[RequestT], ResponseT]], Callable[[RequestT], ResponseT]]:
-        """Register a POST route; the handler receives the validated request model."""
+        status: int = 200,
+        problems: tuple[int, ...] = (),
+        body_required: bool = True,
+        bearer_auth: bool = False,
+    ) -> Callable[[Callable[..., ResponseT]], Callable[..., ResponseT]]:
+        """Register a POST route; the handler receives the validated request model, then the
+        rule's variables as keyword arguments. ``problems``: statuses the route answers
+        besides those of any body; ``body_required=False``: an empty body reads as ``{}``."""
 
-        def decorator(
-            handler: Callable[[RequestT], ResponseT],
-        ) -> Callable[[RequestT], ResponseT]:
+        def decorator(handler: Callable[..., ResponseT]) -> Callable[..., ResponseT]:
             @functools.wraps(handler)
-            def view() -> Response:
-                return json_response(handler(parse_body(request_model)))
+            def view(**variables: Any) -> Response:
+                body = parse_body(request_model, required=body_required)
+                return json_response(handler(body, **variables), status)
 
-            self._register(rule, "post", view, handler, request_model, response_model, summary)
+            self._register(
+                rule,
+                view,
+                handler,
+                Operation(
+                    method="post",
+                    endpoint=handler.__name__,
+                    summary=summary,
+                    description=inspect.cleandoc(handler.__doc__ or ""),
+                    request_model=request_model,
+                    response_model=response_model,
+                    problems=tuple(sorted({*BODY_PROBLEMS, *problems})),
+                    status=status,
+                    body_required=body_required,
+                    bearer_auth=bearer_auth,
+                ),
+            )
             return handler
 
         return decorator
@@ -77,15 +101,31 @@ class ModelBlueprint(Blueprint):
         *,
         response_model: type[BaseModel] | None,
         summary: str,
-    ) -> Callable[[Callable[[], ResponseT]], Callable[[], ResponseT]]:
-        """Register a GET route without a body."""
+        problems: tuple[int, ...] = (),
+        bearer_auth: bool = False,
+    ) -> Callable[[Callable[..., ResponseT]], Callable[..., ResponseT]]:
+        """Register a GET route without a body; the handler receives the rule's variables."""
 
-        def decorator(handler: Callable[[], ResponseT]) -> Callable[[], ResponseT]:
+        def decorator(handler: Callable[..., ResponseT]) -> Callable[..., ResponseT]:
             @functools.wraps(handler)
-            def view() -> Response:
-                return json_response(handler())
+            def view(**variables: Any) -> Response:
+                return json_response(handler(**variables))
 
-            self._register(rule, "get", view, handler, None, response_model, summary)
+            self._register(
+                rule,
+                view,
+                handler,
+                Operation(
+                    method="get",
+                    endpoint=handler.__name__,
+                    summary=summary,
+                    description=inspect.cleandoc(handler.__doc__ or ""),
+                    request_model=None,
+                    response_model=response_model,
+                    problems=tuple(sorted(problems)),
+                    bearer_auth=bearer_auth,
+                ),
+            )
             return handler
 
         return decorator
@@ -93,33 +133,31 @@ class ModelBlueprint(Blueprint):
     def _register(
         self,
         rule: str,
-        method: str,
-        view: Callable[[], Response],
+        view: Callable[..., Response],
         handler: Callable[..., Any],
-        request_model: type[BaseModel] | None,
-        response_model: type[BaseModel] | None,
-        summary: str,
+        operation: Operation,
     ) -> None:
-        self.add_url_rule(rule, endpoint=handler.__name__, view_func=view, methods=[method.upper()])
-        self.operations.append(
-            Operation(
-                method=method,
-                endpoint=handler.__name__,
-                summary=summary,
-                description=inspect.cleandoc(handler.__doc__ or ""),
-                request_model=request_model,
-                response_model=response_model,
-                problems=BODY_PROBLEMS if request_model is not None else (),
-            )
+        self.add_url_rule(
+            rule,
+            endpoint=handler.__name__,
+            view_func=view,
+            methods=[operation.method.upper()],
         )
+        self.operations.append(operation)
 
 
-def parse_body(model: type[RequestT]) -> RequestT:
-    """The request body validated as ``model``: 415, 413, 400 or 422 problems otherwise."""
+def parse_body(model: type[RequestT], *, required: bool = True) -> RequestT:
+    """The request body validated as ``model``: 415, 413, 400 or 422 problems otherwise.
+
+    ``required=False``: an empty body (no bytes at all) is read as ``{}``.
+    """
+    # get_data raises 413 when the body exceeds MAX_CONTENT_LENGTH. An optional body is read
+    # (and kept) before the Content-Type check, since an empty one needs no type.
+    if not required and not request.get_data(cache=True):
+        return model.model_validate({})
     if not request.is_json:
         got = request.mimetype or "no Content-Type"
         raise ApiProblem(415, f"The request body must be application/json, got {got}.")
-    # get_data raises 413 when the body exceeds MAX_CONTENT_LENGTH.
     body = request.get_data(cache=False)
     try:
         # Parsing and validating in one step in pydantic-core is the fastest path we have for

@@ -155,3 +155,12 @@ class Problem(ResponseModel):
         description="Validation errors (422 only), one per bad field.",
         json_schema_extra=lambda schema: schema.pop("default", None),
     )
+    # An extension member (RFC 9457 3.2), absent where it does not apply, like `errors`.
+    code: str | SkipJsonSchema[None] = Field(
+        default=None,
+        description=(
+            "Stable machine-readable reason where one status has several (a game move's 409: "
+            "e.g. DOES_NOT_BEAT, NOT_YOUR_TURN, ROUND_OVER, CONFLICT)."
+        ),
+        json_schema_extra=lambda schema: schema.pop("default", None),
+    )

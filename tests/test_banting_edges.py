@@ -103,6 +103,16 @@ def test_presets_dict_lists_the_four_presets_and_round_trips() -> None:
         assert rebuilt == original, name
 
 
+def test_to_dict_reads_back_with_from_dict() -> None:
+    # What the API sends out as `rules` (to_dict, with straight_order) can be sent back.
+    custom = banting.Rules.preset("hong-kong", straights=["34567", "A2345"], pass_locks=True)
+    for rules in [*(banting.Rules.preset(name) for name in banting.PRESETS), custom]:
+        assert banting.Rules.from_dict(rules.to_dict()) == rules
+    assert banting.Rules.from_dict({"straight_order": "two-low"}).straight_order == "two-low"
+    with pytest.raises(ValueError, match="does not match straights"):
+        banting.Rules.from_dict({"straight_order": "two-low", "straights": "two-high"})
+
+
 def test_overrides_by_keyword_and_from_dict() -> None:
     rules = banting.Rules.preset("capsa-banting", flush_compare="rank-first")
     assert rules.flush_compare == "rank-first"

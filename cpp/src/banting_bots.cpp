@@ -24,7 +24,9 @@ CardMask mask_of(const Combo& c) noexcept {
 
 int top_rank(const Combo& c) noexcept { return big_two_rank(c.cards[c.size - 1u]); }
 
-// How hard a combo is to beat, 0 (a lone 3) .. 1 (a straight flush).
+// How hard a combo is to beat, 0 (a lone 3) .. 1 (a straight flush). Reads the five-card
+// strength layout of banting.cpp: category << 24 | detail, where a straight's detail is
+// its position in the straights list << 2 | suit and a full house's is the triple's rank.
 double height(const Combo& c, const Rules& rules) noexcept {
   switch (c.kind) {
     case Kind::kSingle:

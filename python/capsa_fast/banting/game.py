@@ -202,7 +202,7 @@ class Game:
     @property
     def result(self) -> RoundResult | None:
         winner = self._r.winner
-        if winner is None:
+        if winner is None or not self._r.over:  # last-standing: the first out is known early
             return None
         cards_left = self._r.cards_left
         tiers = list(self.rules.scoring)

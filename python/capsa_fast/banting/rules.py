@@ -189,6 +189,23 @@ class Rules(PresetRules):
             preset_name=name,
         )
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Rules:
+        """From ``{"preset": name, **overrides}``; reads back what :meth:`to_dict` gives.
+
+        ``straight_order`` (the name of the straights, as ``to_dict`` reports it) may stand
+        in for ``straights``, or accompany it when the two agree."""
+        settings = dict(data or {})
+        order = settings.pop("straight_order", None)
+        if order is not None:
+            if "straights" not in settings:
+                settings["straights"] = order
+            elif order != _normalise_straights(settings["straights"])[0]:
+                raise ValueError(
+                    f"straight_order {order!r} does not match straights {settings['straights']!r}"
+                )
+        return super().from_dict(settings)
+
     def __post_init__(self) -> None:
         core = _core.BantingRules(
             self.suit_order,

@@ -1,0 +1,266 @@
+"""Banting game sessions stored in SQLite: a match kept as data, rebuilt by replaying it.
+
+A stored match is what cannot be derived: the rule settings, the number of players, which
+seats are bots, the hashes of the human seats' tokens, and for each round its code and
+every move made in it, the bots' included. Everything else (hands, turn, table, results,
+the match totals) is rebuilt by replaying those moves through :class:`banting.Game`, so the
+engine stays the one source of truth and a stored game cannot hold a state the rules could
+not reach. Replaying never asks a bot to choose again (only new bot moves are computed), so
+it is exact whatever the bot level, including "random".
+
+Concurrency is optimistic: each row has a ``version``; a writer loads a match, changes it in
+memory and saves it with ``UPDATE ... WHERE id = ? AND version = ?``, and a save that finds
+another version returns False instead of overwriting the other writer's move. Each call
+opens its own connection (WAL mode, a busy timeout), so the store can be shared by threads
+and processes. No Flask here: the routes are in ``api.games``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from capsa_fast import banting
+
+# Game ids and tokens come from `secrets` (bytes of randomness; URL-safe base64 text).
+GAME_ID_BYTES = 16
+TOKEN_BYTES = 32
+# How long a writer waits for another's transaction before SQLite reports "locked".
+BUSY_TIMEOUT_SECONDS = 10.0
+SCHEMA_VERSION = 1  # PRAGMA user_version, for future migrations
+
+PASS = "pass"
+# A stored move: [seat, [card ids as played]] or [seat, "pass"].
+StoredMove = list[Any]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS banting_games (
+    id TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,     -- +1 on every save; the optimistic-concurrency check
+    players INTEGER NOT NULL,
+    rules TEXT NOT NULL,          -- JSON: every setting, as Rules.from_dict reads it
+    bots TEXT NOT NULL,           -- JSON: {"1": "standard", ...}; other seats are human
+    token_hashes TEXT NOT NULL,   -- JSON: {"0": sha256 hex of the seat's token, ...}
+    rounds TEXT NOT NULL,         -- JSON: [{"code": ..., "moves": [StoredMove, ...]}, ...]
+    created_at TEXT NOT NULL,     -- ISO 8601, UTC
+    updated_at TEXT NOT NULL
+) STRICT
+"""
+_COLUMNS = "id, version, players, rules, bots, token_hashes, rounds, created_at, updated_at"
+
+
+class ReplayError(RuntimeError):
+    """A stored match does not replay (a damaged row, or an engine whose rules changed)."""
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(GAME_ID_BYTES)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def hash_token(token: str) -> str:
+    """What is stored of a token: its SHA-256, hex. Tokens are 256 random bits, so a fast
+    hash without salt is enough (nothing to brute-force, unlike a password)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def rules_settings(rules: banting.Rules) -> dict[str, Any]:
+    """Every setting of ``rules`` in the form ``Rules.from_dict`` reads back to equal rules.
+
+    Stored instead of the request's preset name and overrides, so a game keeps its rules if a
+    preset's defaults change later. ``straight_order`` (the name of the straights' order) is
+    left out: it follows from ``straights``.
+    """
+    settings = rules.to_dict()
+    settings.pop("straight_order", None)
+    return settings
+
+
+@dataclass
+class RoundRecord:
+    code: str
+    moves: list[StoredMove] = field(default_factory=list)
+
+
+@dataclass
+class GameRecord:
+    """One stored match. ``version`` is the one it was loaded (or last saved) at."""
+
+    id: str
+    players: int
+    rules: dict[str, Any]
+    bots: dict[int, str]
+    token_hashes: dict[int, str]
+    rounds: list[RoundRecord]
+    version: int = 1
+    created_at: str = field(default_factory=now)
+    updated_at: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.updated_at:
+            self.updated_at = self.created_at
+
+    @property
+    def humans(self) -> list[int]:
+        return sorted(self.token_hashes)
+
+    def seat_of(self, token: str) -> int | None:
+        """The human seat ``token`` belongs to, or None. Every seat is compared in constant
+        time, so the answer's timing says nothing about the stored hashes."""
+        digest = hash_token(token)
+        found = None
+        for seat, stored in self.token_hashes.items():
+            if hmac.compare_digest(digest, stored):
+                found = seat
+        return found
+
+    def record(self, move: banting.Move) -> None:
+        """Add a move just made in the current round."""
+        self.rounds[-1].moves.append([move.seat, PASS if move.is_pass else list(move.cards)])
+
+
+def replay(record: GameRecord) -> banting.Game:
+    """The match as a live Game: every stored round dealt and every stored move made."""
+    try:
+        rules = banting.Rules.from_dict(record.rules)
+        game = banting.Game(rules=rules, players=record.players, code=record.rounds[0].code)
+        for number, stored_round in enumerate(record.rounds):
+            if number:
+                game.next_round(stored_round.code)
+            for seat, play in stored_round.moves:
+                game.move(seat, play)
+    except (ValueError, TypeError, IndexError) as exc:  # IllegalPlay is a ValueError
+        raise ReplayError(f"game {record.id} does not replay: {exc}") from exc
+    return game
+
+
+def play_bots(record: GameRecord, game: banting.Game) -> int:
+    """Let the bots move until a human seat is to move or the round is over; each move is
+    made in ``game`` and recorded in ``record``. Returns how many moves they made."""
+    made = 0
+    while not game.over and game.turn in record.bots:
+        record.record(game.bot_play(game.turn, record.bots[game.turn]))
+        made += 1
+    return made
+
+
+def _seat_keys(mapping: Mapping[int, str]) -> str:
+    return json.dumps({str(seat): value for seat, value in sorted(mapping.items())})
+
+
+def _from_row(row: Sequence[Any]) -> GameRecord:
+    game_id, version, players, rules, bots, hashes, rounds, created_at, updated_at = row
+    return GameRecord(
+        id=game_id,
+        version=version,
+        players=players,
+        rules=json.loads(rules),
+        bots={int(seat): level for seat, level in json.loads(bots).items()},
+        token_hashes={int(seat): digest for seat, digest in json.loads(hashes).items()},
+        rounds=[RoundRecord(r["code"], r["moves"]) for r in json.loads(rounds)],
+        created_at=created_at,
+        updated_at=updated_at,
+    )
+
+
+def _rounds_json(record: GameRecord) -> str:
+    rounds = [{"code": r.code, "moves": r.moves} for r in record.rounds]
+    return json.dumps(rounds, separators=(",", ":"))
+
+
+class GameStore:
+    """Matches in one SQLite file; the schema is created on first use."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
+        self._ready = False
+        self._ready_lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        if not self._ready:
+            self._create_schema()
+        # Autocommit (isolation_level=None): every statement here is its own transaction.
+        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+        try:
+            # WAL makes each commit one append; NORMAL sync is then safe from corruption (an
+            # OS crash may lose the last moves, never damage the file).
+            conn.execute("PRAGMA synchronous = NORMAL")
+            yield conn
+        finally:
+            conn.close()
+
+    def _create_schema(self) -> None:
+        with self._ready_lock:
+            if self._ready:
+                return
+            folder = os.path.dirname(os.path.abspath(self.path))
+            os.makedirs(folder, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")  # stored in the file: set once
+                conn.execute(_SCHEMA)
+                if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
+                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            finally:
+                conn.close()
+            self._ready = True
+
+    def create(self, record: GameRecord) -> None:
+        """Insert a new match (its id must be new)."""
+        with self._connect() as conn:
+            conn.execute(
+                f"INSERT INTO banting_games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    record.id,
+                    record.version,
+                    record.players,
+                    json.dumps(record.rules),
+                    _seat_keys(record.bots),
+                    _seat_keys(record.token_hashes),
+                    _rounds_json(record),
+                    record.created_at,
+                    record.updated_at,
+                ),
+            )
+
+    def load(self, game_id: str) -> GameRecord | None:
+        with self._connect() as conn:
+            row = conn.execute(
+                f"SELECT {_COLUMNS} FROM banting_games WHERE id = ?", (game_id,)
+            ).fetchone()
+        return None if row is None else _from_row(row)
+
+    def save(self, record: GameRecord) -> bool:
+        """Write the match's rounds if the stored row is still at ``record.version``; then
+        the version goes up by one (in the row and in ``record``) and the answer is True.
+        False: someone else saved first, nothing was written and ``record`` is stale."""
+        updated_at = now()
+        with self._connect() as conn:
+            saved = conn.execute(
+                "UPDATE banting_games SET rounds = ?, version = version + 1, updated_at = ? "
+                "WHERE id = ? AND version = ?",
+                (_rounds_json(record), updated_at, record.id, record.version),
+            ).rowcount
+        if saved != 1:
+            return False
+        record.version += 1
+        record.updated_at = updated_at
+        return True

@@ -1,0 +1,377 @@
+"""Capsa Banting game sessions: create a match, view it from a seat, move, deal the next round.
+
+A match lives in SQLite (``api.game_store``) as its rules, seats and every move; each
+request rebuilds it by replaying, so any worker process can serve any game. A human seat is
+identified by its secret token (``Authorization: Bearer <token>``); bot seats move on the
+server right after a human's move, up to the next human turn or the end of the round.
+
+Checks run in this order: no bearer token 401, unknown game 404, a token that is none of
+this game's seats 403 (all before the body is read), then the body (415, 400, 422), then
+the game itself (409 with a ``code``: the engine's rejection codes, NOT_YOUR_TURN,
+ROUND_OVER, ROUND_NOT_OVER, or CONFLICT when another request changed the game first).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from capsa_fast import banting, format_cards
+from flask import Flask, Response, after_this_request, current_app, g, request, url_for
+
+from api.banting import _content_language, _language
+from api.banting_schemas import DECK_SIZE, PASS
+from api.cards import card_ids
+from api.common import engine, read_rules, refuse
+from api.errors import ApiProblem, FieldErrors
+from api.game_store import (
+    GameRecord,
+    GameStore,
+    RoundRecord,
+    hash_token,
+    new_game_id,
+    new_token,
+    play_bots,
+    replay,
+    rules_settings,
+)
+from api.games_schemas import (
+    DEFAULT_PLAYERS,
+    CreateGameRequest,
+    GameCreated,
+    GameRules,
+    GameView,
+    Hint,
+    HistoryEntry,
+    MoveRequest,
+    NextRoundRequest,
+    RoundResult,
+    TableCombo,
+)
+from api.routing import ModelBlueprint
+
+bp = ModelBlueprint("banting_games", __name__, url_prefix="/v1/banting/games", tag="banting-games")
+
+GAMES_DB_ENV = "CAPSA_FAST_GAMES_DB"
+_STORE_KEY = "capsa_fast_api.game_store"
+# Statuses the routes of one game answer besides those of a body.
+_GAME_PROBLEMS = (401, 403, 404)
+CONFLICT_DETAIL = "The game changed while your move was being made; fetch it and try again."
+
+
+def default_games_db(app: Flask) -> str:
+    """``$CAPSA_FAST_GAMES_DB``, else ``games.sqlite3`` in the app's instance folder (created
+    with the database, on first use)."""
+    return os.environ.get(GAMES_DB_ENV) or os.path.join(app.instance_path, "games.sqlite3")
+
+
+def _store() -> GameStore:
+    path = os.fspath(current_app.config["GAMES_DB"])
+    store: GameStore | None = current_app.extensions.get(_STORE_KEY)
+    if store is None or store.path != path:
+        store = GameStore(path)
+        current_app.extensions[_STORE_KEY] = store
+    return store
+
+
+# --- authentication -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seated:
+    """The match a request is about, as loaded, and the seat its token belongs to."""
+
+    record: GameRecord
+    seat: int
+
+
+def _bearer_token() -> str:
+    auth = request.authorization
+    if auth is None or auth.type.lower() != "bearer" or not auth.token:
+        if auth is None:
+            got = "no Authorization header"
+        elif auth.type.lower() != "bearer":
+            got = f"the {auth.type!r} scheme"
+        else:
+            got = "no token"
+        raise ApiProblem(
+            401,
+            f"This route needs a seat's token as 'Authorization: Bearer <token>'; got {got}.",
+            headers={"WWW-Authenticate": 'Bearer realm="capsa_fast"'},
+        )
+    return auth.token
+
+
+@bp.before_request
+def _authenticate() -> None:
+    """For the routes of one game: 401, 404 or 403 before the body is even read."""
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id is None:
+        return
+    token = _bearer_token()
+    record = _store().load(game_id)
+    if record is None:
+        raise ApiProblem(404, "There is no game with this id.")
+    seat = record.seat_of(token)
+    if seat is None:
+        raise ApiProblem(403, "This token belongs to no seat of this game.")
+    g.seated = Seated(record, seat)
+
+
+def _seated() -> Seated:
+    seated: Seated = g.seated
+    return seated
+
+
+# --- views --------------------------------------------------------------------------------
+
+
+def _move_fields(combo: Any) -> dict[str, Any]:
+    """``play``, ``kind`` and ``label`` of a move: the combo's, or 'pass' and nulls."""
+    if combo is None:
+        return {"play": PASS, "kind": None, "label": None}
+    return {"play": format_cards(list(combo.cards)), "kind": combo.kind, "label": combo.label}
+
+
+def _seat_keys(mapping: dict[int, str]) -> dict[str, str]:
+    return {str(seat): value for seat, value in sorted(mapping.items())}
+
+
+def _rules(game: banting.Game) -> GameRules:
+    return GameRules(**game.rules.to_dict())
+
+
+def view(record: GameRecord, game: banting.Game, seat: int) -> GameView:
+    """What ``seat`` may see of ``game``: never another seat's cards, nor the round code
+    (which determines every hand) until the round is over."""
+    over = game.over
+    your_turn = not over and game.turn == seat
+    table = None
+    combo, table_seat = game.table, game.table_seat
+    if combo is not None and table_seat is not None:
+        cards = format_cards(list(combo.cards))
+        table = TableCombo(seat=table_seat, kind=combo.kind, cards=cards, label=combo.label)
+    history = [HistoryEntry(seat=m.seat, **_move_fields(m.combo)) for m in game.history]
+    # The standard bot plans from this seat's hand, the cards played and the seats' counts
+    # only, so its suggestion gives nothing away about the other hands.
+    hint = Hint(**_move_fields(game.hint(seat).combo)) if your_turn else None
+    result = None
+    if game.result is not None:
+        r = game.result
+        result = RoundResult(
+            winner=r.winner,
+            cards_left=list(r.cards_left),
+            scores=list(r.scores),
+            finishing_order=list(r.finishing_order),
+            dragon=r.dragon,
+        )
+    return GameView(
+        id=record.id,
+        seat=seat,
+        players=record.players,
+        version=record.version,
+        round=game.round,
+        code=game.code if over else None,
+        hand=format_cards(game.hand(seat)),
+        counts=list(game.counts),
+        table=table,
+        turn=game.turn,
+        leader=game.leader,
+        passed=list(game.passed),
+        first_play=game.first_play,
+        your_turn=your_turn,
+        can_pass=game.can_pass(seat),
+        legal_count=len(game.legal_plays(seat)) if your_turn else 0,
+        hint=hint,
+        history=history,
+        totals=list(game.totals),
+        over=over,
+        result=result,
+        humans=record.humans,
+        bots=_seat_keys(record.bots),
+        rules=_rules(game),
+        created_at=record.created_at,
+        updated_at=record.updated_at,
+    )
+
+
+def _save(record: GameRecord) -> None:
+    if not _store().save(record):
+        raise ApiProblem(409, CONFLICT_DETAIL, code="CONFLICT")
+
+
+# --- routes -------------------------------------------------------------------------------
+
+
+def _bot_seats(body: CreateGameRequest, players: int, errors: FieldErrors) -> dict[int, str]:
+    seats = {str(seat): seat for seat in range(players)}
+    bots: dict[int, str] = {}
+    for key, level in body.bots.items():
+        field = f"bots/{key}"
+        if key not in seats:
+            errors.add(field, f"{key!r} is not a seat of this game (seats are 0 to {players - 1}).")
+        elif level not in banting.BOT_LEVELS:
+            known = ", ".join(banting.BOT_LEVELS)
+            errors.add(field, f"Unknown bot level {level!r} (known: {known}).")
+        else:
+            bots[seats[key]] = level
+    if len(body.bots) >= players:
+        errors.add("bots", "At least one seat must be human; every seat here is a bot.")
+    return bots
+
+
+@bp.json_post(
+    "",
+    request_model=CreateGameRequest,
+    response_model=GameCreated,
+    status=201,
+    summary="Start a Banting match",
+)
+def create_game(body: CreateGameRequest) -> GameCreated:
+    """Deal the first round of a new match and let the bots move up to the first human turn.
+
+    Seats named in 'bots' are played by the server at that level; every other seat is human
+    and gets a secret token, returned only in this response. The round code is returned
+    too (the creator could have chosen it anyway); the seats' views withhold it until the
+    round is over. The Location header is the game's URL.
+    """
+    errors = FieldErrors()
+    rules = read_rules(banting.Rules.from_dict, body.rules, errors)
+    code_players = None
+    if body.code is not None:
+        try:
+            code_players, _ = banting.parse_code(body.code)
+        except ValueError as exc:
+            errors.add("code", str(exc))
+    players = body.players or code_players or DEFAULT_PLAYERS
+    if body.players is not None and code_players not in (None, body.players):
+        errors.add("players", f"The code deals {code_players} players, not {body.players}.")
+    bots = _bot_seats(body, players, errors)
+    errors.raise_if_any()
+    assert rules is not None
+
+    game = engine(lambda: banting.Game(rules=rules, players=players, code=body.code), "code")
+    humans = [seat for seat in range(players) if seat not in bots]
+    tokens = {seat: new_token() for seat in humans}
+    record = GameRecord(
+        id=new_game_id(),
+        players=players,
+        rules=rules_settings(rules),
+        bots=bots,
+        token_hashes={seat: hash_token(token) for seat, token in tokens.items()},
+        rounds=[RoundRecord(game.code)],
+    )
+    play_bots(record, game)
+    _store().create(record)
+
+    location = url_for(".game", game_id=record.id)
+
+    @after_this_request
+    def add_location(response: Response) -> Response:
+        response.headers["Location"] = location
+        return response
+
+    return GameCreated(
+        id=record.id,
+        code=record.rounds[0].code,
+        players=players,
+        round=1,
+        humans=humans,
+        bots=_seat_keys(bots),
+        tokens={str(seat): token for seat, token in tokens.items()},
+        rules=_rules(game),
+    )
+
+
+@bp.json_get(
+    "/<game_id>",
+    response_model=GameView,
+    summary="A seat's view of a match",
+    problems=_GAME_PROBLEMS,
+    bearer_auth=True,
+)
+def game(game_id: str) -> GameView:
+    """The match as the token's seat sees it: its own hand, every seat's card count, the
+    table, whose turn it is, this round's moves, the totals, and the result once the round
+    is over (with the round code, which is withheld until then). On this seat's turn also
+    the number of legal plays, whether it may pass, and the standard bot's suggestion."""
+    seated = _seated()
+    return view(seated.record, replay(seated.record), seated.seat)
+
+
+@bp.json_post(
+    "/<game_id>/moves",
+    request_model=MoveRequest,
+    response_model=GameView,
+    summary="Play cards or pass",
+    problems=(*_GAME_PROBLEMS, 409),
+    bearer_auth=True,
+)
+def move(body: MoveRequest, game_id: str) -> GameView:
+    """Make the token's seat's move, then let the bots move up to the next human turn or the
+    end of the round; answers with the seat's new view.
+
+    A move the game refuses is a 409 whose 'code' says why and whose 'detail' names the
+    cards (in Indonesian with Accept-Language: id): the rules engine's codes (DOES_NOT_BEAT,
+    MUST_INCLUDE_LOWEST, ...), NOT_YOUR_TURN, ROUND_OVER, or CONFLICT when another request
+    changed the game while this one was being made (fetch the game and try again). Nothing
+    changes on a 409. Unknown or repeated cards are a 422.
+    """
+    seated = _seated()
+    record, seat = seated.record, seated.seat
+    play: list[int] | str = PASS
+    if body.play != PASS:
+        errors = FieldErrors()
+        if len(body.play) > DECK_SIZE:
+            raise refuse("play", f"Expected 0 to {DECK_SIZE} cards, got {len(body.play)}.")
+        play = card_ids(body.play, "play", errors)
+        errors.raise_if_any()
+    language = _language()
+    _content_language(language)
+
+    game = replay(record)
+    verdict = game.validate(seat, play, lang=language)
+    if not verdict.ok:
+        raise ApiProblem(409, verdict.message, code=verdict.code)
+    record.record(game.move(seat, play))
+    play_bots(record, game)
+    _save(record)
+    return view(record, game, seat)
+
+
+@bp.json_post(
+    "/<game_id>/rounds",
+    request_model=NextRoundRequest,
+    response_model=GameView,
+    summary="Deal the next round of a match",
+    problems=(*_GAME_PROBLEMS, 409),
+    body_required=False,
+    bearer_auth=True,
+)
+def next_round(body: NextRoundRequest, game_id: str) -> GameView:
+    """Once the round is over, deal the next one (the body is optional: a 'code' to deal, else
+    a fresh one) and let the bots move up to the first human turn; the totals carry over.
+    Who leads follows the rules' first_lead: the lowest card, or under previous-winner the
+    last round's winner with any combo. 409 ROUND_NOT_OVER while the round runs."""
+    seated = _seated()
+    record, seat = seated.record, seated.seat
+    code = body.code
+    if code is not None:
+        code_players, _ = engine(lambda: banting.parse_code(code), "code")
+        if code_players != record.players:
+            raise refuse(
+                "code", f"The code deals {code_players} players; this game has {record.players}."
+            )
+    game = replay(record)
+    if not game.over:
+        raise ApiProblem(
+            409,
+            "The round is not over yet; the next one is dealt once it is.",
+            code="ROUND_NOT_OVER",
+        )
+    engine(lambda: game.next_round(code), "code")
+    record.rounds.append(RoundRecord(game.code))
+    play_bots(record, game)
+    _save(record)
+    return view(record, game, seat)

@@ -1,0 +1,193 @@
+"""Request and response models of the Banting game-session routes (``api.games``).
+
+As elsewhere the models check shape and types; cards, seats, bot levels, round codes and
+rules are checked by the routes with ``capsa_fast``, so every such error reads the same as
+on the stateless routes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from capsa_fast import banting
+from pydantic import Field
+
+from api.banting_schemas import COMBO_KINDS, BantingSettings, Play, Rules
+from api.schemas import Card, RequestModel, ResponseModel
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+DEFAULT_PLAYERS = 4
+# A round code is 11 characters; the bound keeps error messages from echoing huge inputs.
+MAX_CODE_LENGTH = 32
+
+RoundCode = Annotated[
+    str,
+    Field(
+        max_length=MAX_CODE_LENGTH,
+        description=(
+            "A round code: 'B', the number of players, then 9 characters of Crockford base32 "
+            "(e.g. 'B4K7M2Q9XZ1', any case). It determines every hand of the round."
+        ),
+        examples=["B4K7M2Q9XZ1"],
+    ),
+]
+BotLevels = Annotated[
+    dict[str, str],
+    Field(
+        description=(
+            "Seat (as a string key, '0'..players-1) -> bot level. Seats not named are human; "
+            "at least one seat must be."
+        ),
+        json_schema_extra={
+            "propertyNames": {"pattern": "^[0-3]$"},
+            "additionalProperties": {"type": "string", "enum": list(banting.BOT_LEVELS)},
+        },
+        examples=[{"1": "standard", "2": "beginner", "3": "beginner"}],
+    ),
+]
+Kind = Annotated[str, Field(json_schema_extra={"enum": list(COMBO_KINDS)})]
+PlayOrPass = Annotated[
+    list[Card] | Literal["pass"],
+    Field(description="The cards played (canonical spelling), or 'pass'."),
+]
+
+
+# --- requests -----------------------------------------------------------------------------
+
+
+class CreateGameRequest(RequestModel):
+    rules: Rules
+    code: RoundCode | None = Field(
+        default=None, description="The first round's code; omitted: a fresh random deal."
+    )
+    players: int | None = Field(
+        default=None,
+        ge=MIN_PLAYERS,
+        le=MAX_PLAYERS,
+        description=(
+            f"Number of seats; omitted: the code's, else {DEFAULT_PLAYERS}. It must agree "
+            "with the code's when both are given."
+        ),
+    )
+    bots: BotLevels = Field(default_factory=dict)
+
+
+class MoveRequest(RequestModel):
+    play: Play
+
+
+class NextRoundRequest(RequestModel):
+    code: RoundCode | None = Field(
+        default=None, description="The next round's code; omitted: a fresh random deal."
+    )
+
+
+# --- responses ----------------------------------------------------------------------------
+
+
+class GameRules(BantingSettings):
+    """Every setting of the game's rules (``Rules.to_dict``): ``straights`` as the list of
+    runs low to high, ``straight_order`` its name (or 'custom'), and the preset it started
+    from."""
+
+    straight_order: str = Field(description="The name of the straights' order, or 'custom'.")
+    preset: str
+
+
+class GameCreated(ResponseModel):
+    id: str = Field(description="The game's id, for the URLs of the other game routes.")
+    code: str = Field(
+        description=(
+            "The first round's code. Given to the creator here (whoever creates a game can "
+            "choose the code anyway); seat views show it only once the round is over."
+        )
+    )
+    players: int
+    round: int = Field(description="1: the match has just begun.")
+    humans: list[int] = Field(description="The human seats, each with a token.")
+    bots: dict[str, str] = Field(description="Seat -> bot level, for the bot seats.")
+    tokens: dict[str, str] = Field(
+        description=(
+            "Seat -> its secret token, to be sent as 'Authorization: Bearer <token>'. Shown "
+            "only here: the server keeps a hash, so a lost token cannot be recovered."
+        )
+    )
+    rules: GameRules
+
+
+class TableCombo(ResponseModel):
+    seat: int = Field(description="Who played it.")
+    kind: Kind
+    cards: list[Card]
+    label: str
+
+
+class HistoryEntry(ResponseModel):
+    seat: int
+    play: PlayOrPass
+    kind: Kind | None = Field(description="The combo played; null for a pass.")
+    label: str | None = Field(description="Readable name of the combo; null for a pass.")
+
+
+class Hint(ResponseModel):
+    play: PlayOrPass
+    kind: Kind | None
+    label: str | None
+
+
+class RoundResult(ResponseModel):
+    winner: int
+    cards_left: list[int] = Field(
+        description=(
+            "Cards each seat held when the first went out (13 for the losers of a dragon), "
+            "the numbers the scores come from."
+        )
+    )
+    scores: list[int] = Field(description="Points per seat this round; they sum to 0.")
+    finishing_order: list[int] = Field(
+        description="Seats in the order they went out (first-out: just the winner)."
+    )
+    dragon: bool = Field(description="The round ended at the deal: the winner held all 13 ranks.")
+
+
+class GameView(ResponseModel):
+    """What one seat may see: its own hand, the public state and the round's history."""
+
+    id: str
+    seat: int = Field(description="The seat whose view this is (the token's).")
+    players: int
+    version: int = Field(description="Goes up by one with every change to the game.")
+    round: int = Field(description="1-based round number within the match.")
+    code: str | None = Field(
+        description=(
+            "The round's code, once the round is over (it determines every hand, so it is "
+            "withheld while the round runs); null before."
+        )
+    )
+    hand: list[Card] = Field(description="This seat's cards, low to high in Big Two order.")
+    counts: list[int] = Field(description="Cards held per seat.")
+    table: TableCombo | None = Field(description="The combo to beat; null when leading.")
+    turn: int | None = Field(description="The seat to move; null once the round is over.")
+    leader: int | None = Field(description="The seat that led the current trick.")
+    passed: list[int] = Field(description="Seats that passed since the current trick began.")
+    first_play: bool = Field(
+        description="The next play opens the round and must hold the lowest dealt card."
+    )
+    your_turn: bool
+    can_pass: bool = Field(description="It is this seat's turn and there is a table to pass on.")
+    legal_count: int = Field(
+        description="Number of legal plays this seat has now (passing excluded); 0 off turn."
+    )
+    hint: Hint | None = Field(
+        description="The move the standard bot would make in this seat's place; null off turn."
+    )
+    history: list[HistoryEntry] = Field(description="This round's moves, in order.")
+    totals: list[int] = Field(description="Points per seat over the finished rounds.")
+    over: bool
+    result: RoundResult | None = Field(description="Once the round is over; null before.")
+    humans: list[int]
+    bots: dict[str, str] = Field(description="Seat -> bot level, for the bot seats.")
+    rules: GameRules
+    created_at: str = Field(description="ISO 8601, UTC.")
+    updated_at: str = Field(description="ISO 8601, UTC: the last change.")

@@ -1,0 +1,802 @@
+"""HTTP API tests of the Banting game sessions (API.md "Game sessions", the game-play issue).
+
+Each test gets its own SQLite file under ``tmp_path``. The human seats choose their moves
+with the package itself (``banting.legal_plays`` on what the view shows), and finished
+rounds are checked by replaying the view's history through a local ``banting.Game`` dealt
+from the round code the view reveals once the round is over.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from capsa_fast import banting, format_cards
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+
+from api import create_app
+from api.game_store import GameRecord, GameStore, RoundRecord, hash_token, replay
+from api.games import CONFLICT_DETAIL, GAMES_DB_ENV
+from tests.api_helpers import all_refs, assert_problem, field_errors, json_bodies, resolve_ref
+
+GAMES = "/v1/banting/games"
+THREE_BOTS = {"1": "standard", "2": "beginner", "3": "random"}
+CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
+# 401, 403, 404 for every route of one game; 409 for those that change it.
+GAME_ROUTES = [
+    ("get", "/v1/banting/games/{game_id}"),
+    ("post", "/v1/banting/games/{game_id}/moves"),
+    ("post", "/v1/banting/games/{game_id}/rounds"),
+]
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def app(db_path: Path) -> Flask:
+    return create_app({"TESTING": True, "GAMES_DB": str(db_path)})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client: FlaskClient, **body: Any) -> dict[str, Any]:
+    response = client.post(GAMES, json=body)
+    assert response.status_code == 201, response.get_data(as_text=True)
+    created = response.get_json()
+    assert response.headers["Location"].endswith(f"{GAMES}/{created['id']}")
+    return created
+
+
+def get_view(client: FlaskClient, game_id: str, token: str) -> dict[str, Any]:
+    response = client.get(f"{GAMES}/{game_id}", headers=bearer(token))
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return response.get_json()
+
+
+def post_move(client: FlaskClient, game_id: str, token: str, play: Any, **headers: str) -> Any:
+    return client.post(
+        f"{GAMES}/{game_id}/moves", json={"play": play}, headers={**bearer(token), **headers}
+    )
+
+
+def move(client: FlaskClient, game_id: str, token: str, play: Any) -> dict[str, Any]:
+    response = post_move(client, game_id, token, play)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return response.get_json()
+
+
+def settings_of(view: dict[str, Any]) -> dict[str, Any]:
+    """The view's rules, which Rules.from_dict reads back as they are."""
+    return dict(view["rules"])
+
+
+def legal_moves(view: dict[str, Any]) -> list[Any]:
+    """Every legal move of the view's seat, computed by the package from what the view shows."""
+    table = view["table"]["cards"] if view["table"] else None
+    plays = banting.legal_plays(
+        view["hand"],
+        table,
+        rules=settings_of(view),
+        first_play=view["first_play"],
+        passed=view["seat"] in view["passed"],
+    )
+    moves: list[Any] = [format_cards(list(combo.cards)) for combo in plays]
+    return [*moves, "pass"] if table is not None else moves
+
+
+def choose(view: dict[str, Any]) -> Any:
+    """The view's hint, after checking that it is one of the legal moves."""
+    legal = legal_moves(view)
+    assert view["legal_count"] == len([m for m in legal if m != "pass"])
+    assert view["can_pass"] == ("pass" in legal)
+    hint = view["hint"]["play"]
+    assert hint == "pass" or sorted(hint) in [sorted(m) for m in legal if m != "pass"], hint
+    return hint
+
+
+def code_where_seat_leads(seat: int, players: int = 4, rules: Any = None, openings: int = 1) -> str:
+    """The first round code (by seed) in which ``seat`` makes the opening play, with at
+    least ``openings`` plays to choose from."""
+    for seed in range(1, 10_000):
+        code = banting.make_code(players, seed)
+        game = banting.Game(rules=rules, players=players, code=code)
+        if not game.over and game.turn == seat and len(game.legal_plays(seat)) >= openings:
+            return code
+    raise AssertionError("no such code")
+
+
+def string_leaves(node: Any) -> Iterator[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from string_leaves(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from string_leaves(item)
+
+
+def visible_cards(view: dict[str, Any]) -> set[str]:
+    """Cards a seat may see: its hand, the table and the round's plays."""
+    cards = set(view["hand"])
+    if view["table"]:
+        cards |= set(view["table"]["cards"])
+    for entry in view["history"]:
+        if entry["play"] != "pass":
+            cards |= set(entry["play"])
+    return cards
+
+
+def local_round(view: dict[str, Any], code: str) -> banting.Game:
+    """The view's round replayed locally from its code and its history."""
+    game = banting.Game(rules=settings_of(view), players=view["players"], code=code)
+    for entry in view["history"]:
+        game.move(entry["seat"], entry["play"])
+    return game
+
+
+def assert_private(response_text: str, view: dict[str, Any], code: str) -> None:
+    """No card of another seat's hand and no round code anywhere in a running round's view."""
+    assert not view["over"]
+    assert view["code"] is None
+    assert code not in response_text
+    game = local_round(view, code)
+    assert format_cards(game.hand(view["seat"])) == view["hand"]
+    hidden = {
+        card
+        for seat in range(view["players"])
+        if seat != view["seat"]
+        for card in format_cards(game.hand(seat))
+    }
+    leaves = {s for s in string_leaves(view) if CARD.match(s)}
+    assert leaves <= visible_cards(view)
+    assert not leaves & hidden
+    for card in hidden:
+        assert json.dumps(card) not in response_text
+
+
+def play_round(
+    client: FlaskClient, game_id: str, token: str, code: str, view: dict[str, Any]
+) -> dict[str, Any]:
+    """Play the hint on every turn of the view's (only human) seat until the round is over;
+    every answer must be the seat's turn again or the end of the round."""
+    for _ in range(60):
+        if view["over"]:
+            return view
+        assert view["your_turn"] and view["turn"] == view["seat"]
+        played = len(view["history"])
+        play = choose(view)
+        response = post_move(client, game_id, token, play)
+        assert response.status_code == 200, response.get_data(as_text=True)
+        new = response.get_json()
+        assert new["version"] == view["version"] + 1
+        mine = new["history"][played]
+        assert mine["seat"] == view["seat"]
+        if play == "pass":
+            assert mine["play"] == "pass"
+        else:
+            assert sorted(mine["play"]) == sorted(play)
+        if not new["over"]:
+            assert_private(response.get_data(as_text=True), new, code)
+        view = new
+    raise AssertionError("the round did not end")
+
+
+def assert_finished(view: dict[str, Any], code: str) -> None:
+    """The view of a finished round agrees with replaying its history locally."""
+    assert view["over"] and view["turn"] is None and view["code"] == code
+    assert not view["your_turn"] and view["hint"] is None and view["legal_count"] == 0
+    result = view["result"]
+    assert sum(result["scores"]) == 0
+    game = local_round(view, code)
+    assert game.over
+    assert result == {
+        "winner": game.result.winner,
+        "cards_left": list(game.result.cards_left),
+        "scores": list(game.result.scores),
+        "finishing_order": list(game.result.finishing_order),
+        "dragon": game.result.dragon,
+    }
+    assert view["counts"] == list(game.counts)
+
+
+# --- a whole round --------------------------------------------------------------------------
+
+
+def test_full_round_one_human_three_bots(client: FlaskClient) -> None:
+    code = code_where_seat_leads(0)
+    created = create(client, code=code, bots=THREE_BOTS)
+    assert created["code"] == code  # the creator gets the code (see GameCreated.code)
+    assert created["players"] == 4 and created["round"] == 1
+    assert created["humans"] == [0] and created["bots"] == THREE_BOTS
+    assert list(created["tokens"]) == ["0"]
+    assert created["rules"] == banting.Rules.preset("capsa-banting").to_dict()
+    token = created["tokens"]["0"]
+
+    response = client.get(f"{GAMES}/{created['id']}", headers=bearer(token))
+    view = response.get_json()
+    assert view["seat"] == 0 and view["turn"] == 0 and view["your_turn"]
+    assert view["first_play"] and view["history"] == [] and view["table"] is None
+    assert view["hand"] == format_cards(banting.Game(code=code).hand(0))
+    assert view["counts"] == [13, 13, 13, 13] and view["totals"] == [0, 0, 0, 0]
+    assert view["result"] is None and view["version"] == 1
+    assert_private(response.get_data(as_text=True), view, code)
+
+    view = play_round(client, created["id"], token, code, view)
+    assert_finished(view, code)
+    assert view["totals"] == view["result"]["scores"]
+    assert {entry["seat"] for entry in view["history"]} == {0, 1, 2, 3}
+    assert get_view(client, created["id"], token) == view
+
+
+def test_bots_move_first_up_to_the_human_turn(client: FlaskClient) -> None:
+    code = code_where_seat_leads(2)
+    created = create(client, code=code, bots={"1": "standard", "2": "standard", "3": "beginner"})
+    view = get_view(client, created["id"], created["tokens"]["0"])
+    assert view["history"][0]["seat"] == 2  # the lowest card's holder opened
+    assert view["your_turn"] or view["over"]
+    if not view["over"]:
+        assert [entry["seat"] for entry in view["history"]][:2] == [2, 3]
+        view = play_round(client, created["id"], created["tokens"]["0"], code, view)
+    assert_finished(view, code)
+
+
+def test_round_code_is_fresh_when_not_given(client: FlaskClient) -> None:
+    first = create(client, bots=THREE_BOTS)
+    second = create(client, bots=THREE_BOTS)
+    assert first["code"] != second["code"] and first["id"] != second["id"]
+    assert banting.parse_code(first["code"])[0] == 4
+    assert first["tokens"]["0"] != second["tokens"]["0"]
+
+
+def test_players_from_the_code(client: FlaskClient) -> None:
+    code = banting.make_code(3, 12345)
+    created = create(client, code=code.lower(), bots={"2": "standard"})
+    assert created["players"] == 3 and created["code"] == code and created["humans"] == [0, 1]
+    view = get_view(client, created["id"], created["tokens"]["1"])
+    assert len(view["counts"]) == 3 and len(view["totals"]) == 3
+
+
+# --- the match goes on: restarts and rounds -----------------------------------------------
+
+
+def test_a_restarted_app_continues_the_game(db_path: Path) -> None:
+    code = code_where_seat_leads(0)
+    first = create_app({"TESTING": True, "GAMES_DB": str(db_path)}).test_client()
+    created = create(first, code=code, bots=THREE_BOTS)
+    token = created["tokens"]["0"]
+    view = move(first, created["id"], token, choose(get_view(first, created["id"], token)))
+
+    second = create_app({"TESTING": True, "GAMES_DB": str(db_path)}).test_client()
+    assert get_view(second, created["id"], token) == view
+    if not view["over"]:
+        view = move(second, created["id"], token, choose(view))
+        assert get_view(first, created["id"], token) == view
+        view = play_round(second, created["id"], token, code, view)
+    assert_finished(view, code)
+
+
+def test_next_round_keeps_the_totals(client: FlaskClient) -> None:
+    code = code_where_seat_leads(0)
+    created = create(client, code=code, bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = get_view(client, game_id, token)
+
+    response = client.post(f"{GAMES}/{game_id}/rounds", headers=bearer(token))
+    problem = assert_problem(response, 409)
+    assert problem["code"] == "ROUND_NOT_OVER"
+    assert get_view(client, game_id, token) == view
+
+    first = play_round(client, game_id, token, code, view)
+    assert_finished(first, code)
+
+    code2 = code_where_seat_leads(2)
+    second = client.post(f"{GAMES}/{game_id}/rounds", json={"code": code2}, headers=bearer(token))
+    assert second.status_code == 200, second.get_data(as_text=True)
+    view = second.get_json()
+    assert view["round"] == 2 and view["result"] is None
+    assert view["totals"] == first["result"]["scores"]
+    # The lowest card's holder (seat 2) opened, then the bots moved up to seat 0's turn.
+    assert [entry["seat"] for entry in view["history"]][:2] == [2, 3]
+    assert all(entry["seat"] != 0 for entry in view["history"])
+    if not view["over"]:
+        assert_private(second.get_data(as_text=True), view, code2)
+
+    view = play_round(client, game_id, token, code2, view)
+    assert view["round"] == 2 and view["code"] == code2
+    assert view["totals"] == [
+        a + b for a, b in zip(first["result"]["scores"], view["result"]["scores"], strict=True)
+    ]
+    assert sum(view["totals"]) == 0
+
+    # Round 3 with a fresh code and an empty body.
+    third = client.post(f"{GAMES}/{game_id}/rounds", headers=bearer(token))
+    assert third.status_code == 200, third.get_data(as_text=True)
+    assert third.get_json()["round"] == 3 and third.get_json()["totals"] == view["totals"]
+
+
+def test_previous_winner_leads_the_next_round(client: FlaskClient) -> None:
+    rules = {"first_lead": "previous-winner"}
+    code = code_where_seat_leads(0, rules=rules)
+    created = create(client, code=code, bots=THREE_BOTS, rules=rules)
+    game_id, token = created["id"], created["tokens"]["0"]
+    first = play_round(client, game_id, token, code, get_view(client, game_id, token))
+    winner = first["result"]["winner"]
+
+    view = client.post(f"{GAMES}/{game_id}/rounds", json={}, headers=bearer(token)).get_json()
+    assert view["round"] == 2
+    if winner == 0:
+        assert view["history"] == [] and view["your_turn"]
+        assert view["first_play"] is False  # the winner leads with any combo
+    else:
+        assert view["history"][0]["seat"] == winner
+
+
+# --- tokens and privacy -------------------------------------------------------------------
+
+
+def test_two_humans_each_see_only_their_own_hand(client: FlaskClient) -> None:
+    code = code_where_seat_leads(1, players=2)
+    created = create(client, code=code, players=2)
+    assert created["humans"] == [0, 1] and created["bots"] == {}
+    tokens = created["tokens"]
+    assert set(tokens) == {"0", "1"} and tokens["0"] != tokens["1"]
+    views = [get_view(client, created["id"], tokens[str(seat)]) for seat in (0, 1)]
+    assert [view["seat"] for view in views] == [0, 1]
+    assert not set(views[0]["hand"]) & set(views[1]["hand"])
+    for seat in (0, 1):
+        response = client.get(f"{GAMES}/{created['id']}", headers=bearer(tokens[str(seat)]))
+        assert_private(response.get_data(as_text=True), response.get_json(), code)
+    assert views[1]["your_turn"] and not views[0]["your_turn"]
+    assert views[0]["hint"] is None and views[0]["legal_count"] == 0
+    assert views[0]["can_pass"] is False
+
+    # Seat 0 moves out of turn: refused, nothing changes.
+    problem = assert_problem(
+        post_move(client, created["id"], tokens["0"], [views[0]["hand"][0]]), 409
+    )
+    assert problem["code"] == "NOT_YOUR_TURN"
+    assert get_view(client, created["id"], tokens["0"]) == views[0]
+
+    # Seat 1 opens; then it is seat 0's turn and seat 1's move is the one out of turn.
+    after = move(client, created["id"], tokens["1"], choose(views[1]))
+    assert after["turn"] == 0 and not after["your_turn"]
+    problem = assert_problem(post_move(client, created["id"], tokens["1"], "pass"), 409)
+    assert problem["code"] == "NOT_YOUR_TURN"
+    assert get_view(client, created["id"], tokens["0"])["your_turn"]
+
+
+def test_missing_token_is_401(client: FlaskClient) -> None:
+    created = create(client, bots=THREE_BOTS)
+    for method, route in GAME_ROUTES:
+        url = route.format(game_id=created["id"])
+        for headers in ({}, {"Authorization": "Basic dXNlcjpwYXNz"}, {"Authorization": "Bearer"}):
+            response = client.open(
+                url, method=method.upper(), json={"play": "pass"}, headers=headers
+            )
+            problem = assert_problem(response, 401)
+            assert response.headers["WWW-Authenticate"].startswith("Bearer")
+            assert "Bearer" in problem["detail"]
+    # Authentication comes before the body and before looking the game up.
+    response = client.post(f"{GAMES}/{created['id']}/moves", data="not json")
+    assert_problem(response, 401)
+    assert_problem(client.get(f"{GAMES}/no-such-game"), 401)
+
+
+def test_wrong_token_is_403(client: FlaskClient) -> None:
+    one = create(client, bots=THREE_BOTS)
+    other = create(client, bots=THREE_BOTS)
+    for method, route in GAME_ROUTES:
+        url = route.format(game_id=one["id"])
+        for token in (other["tokens"]["0"], "not-a-token", one["tokens"]["0"] + "x", one["id"]):
+            response = client.open(
+                url, method=method.upper(), json={"play": "pass"}, headers=bearer(token)
+            )
+            assert_problem(response, 403)
+    # The 403 comes before the body is read.
+    response = client.post(f"{GAMES}/{one['id']}/moves", data="x", headers=bearer("nope"))
+    assert_problem(response, 403)
+
+
+def test_unknown_game_is_404(client: FlaskClient) -> None:
+    created = create(client, bots=THREE_BOTS)
+    for method, route in GAME_ROUTES:
+        response = client.open(
+            route.format(game_id="no-such-game"),
+            method=method.upper(),
+            json={"play": "pass"},
+            headers=bearer(created["tokens"]["0"]),
+        )
+        assert_problem(response, 404)
+
+
+def test_tokens_are_stored_as_hashes(client: FlaskClient, db_path: Path) -> None:
+    created = create(client, players=3, bots={"1": "standard"})
+    assert len(created["id"]) >= 22  # 16 random bytes
+    assert all(len(token) >= 32 for token in created["tokens"].values())  # >= 24 bytes
+    conn = sqlite3.connect(db_path)
+    try:
+        (hashes, rounds) = conn.execute(
+            "SELECT token_hashes, rounds FROM banting_games WHERE id = ?", (created["id"],)
+        ).fetchone()
+    finally:
+        conn.close()
+    assert json.loads(hashes) == {
+        seat: hash_token(token) for seat, token in created["tokens"].items()
+    }
+    for token in created["tokens"].values():
+        assert token not in hashes
+    assert json.loads(rounds)[0]["code"] == created["code"]
+
+
+# --- refused moves ------------------------------------------------------------------------
+
+
+def test_illegal_moves_are_409_and_change_nothing(client: FlaskClient) -> None:
+    code = code_where_seat_leads(0)
+    created = create(client, code=code, bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = get_view(client, game_id, token)
+    hand = view["hand"]
+    lowest = hand[0]
+    not_mine = next(card for card in format_cards(list(range(52))) if card not in hand)
+    cases = [
+        ("pass", "CANNOT_PASS_WHEN_LEADING"),
+        ([not_mine], "NOT_IN_HAND"),
+        ([hand[-1]], "MUST_INCLUDE_LOWEST"),
+        ([], "NOT_A_COMBO"),
+        ([lowest, hand[-1]], "NOT_A_COMBO"),  # 13 cards span several ranks: no pair
+    ]
+    for play, code_expected in cases:
+        response = post_move(client, game_id, token, play)
+        problem = assert_problem(response, 409)
+        assert problem["code"] == code_expected, (play, problem)
+        assert response.headers["Content-Language"] == "en"
+        verdict = banting.validate(hand, play, rules=settings_of(view), first_play=True)
+        assert problem["detail"] == verdict.message
+        assert get_view(client, game_id, token) == view
+
+    # Then against a table: a single that does not beat it.
+    view = move(client, game_id, token, [lowest])
+    if view["over"] or view["table"] is None or len(view["table"]["cards"]) != 1:
+        return
+    rules = banting.Rules.from_dict(settings_of(view))
+    weaker = [c for c in view["hand"] if banting.compare([c], view["table"]["cards"], rules) < 0]
+    if weaker:
+        problem = assert_problem(post_move(client, game_id, token, [weaker[0]]), 409)
+        assert problem["code"] == "DOES_NOT_BEAT"
+        assert get_view(client, game_id, token) == view
+
+
+def test_refusal_in_indonesian(client: FlaskClient) -> None:
+    code = code_where_seat_leads(0)
+    created = create(client, code=code, bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    hand = get_view(client, game_id, token)["hand"]
+    english = assert_problem(post_move(client, game_id, token, [hand[-1]]), 409)
+    response = post_move(
+        client, game_id, token, [hand[-1]], **{"Accept-Language": "id-ID,id;q=0.9,en;q=0.8"}
+    )
+    indonesian = assert_problem(response, 409)
+    assert response.headers["Content-Language"] == "id"
+    assert "Accept-Language" in response.headers["Vary"]
+    assert indonesian["code"] == english["code"] == "MUST_INCLUDE_LOWEST"
+    expected = banting.validate(hand, [hand[-1]], first_play=True, lang="id").message
+    assert indonesian["detail"] == expected != english["detail"]
+
+
+def test_move_after_the_round_is_over_is_409(client: FlaskClient) -> None:
+    code = code_where_seat_leads(0)
+    created = create(client, code=code, bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = play_round(client, game_id, token, code, get_view(client, game_id, token))
+    for play in ("pass", view["hand"][:1]):
+        problem = assert_problem(post_move(client, game_id, token, play), 409)
+        assert problem["code"] == "ROUND_OVER"
+    assert get_view(client, game_id, token) == view
+
+
+# --- concurrent moves ---------------------------------------------------------------------
+
+
+def test_concurrent_moves_one_wins(app: Flask, db_path: Path) -> None:
+    code = code_where_seat_leads(0)
+    created = create(app.test_client(), code=code, bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = get_view(app.test_client(), game_id, token)
+    play = choose(view)
+    assert play != "pass"  # the opening play: cards, so the loser cannot simply repeat it
+
+    barrier = threading.Barrier(2)
+    results: list[Any] = [None, None]
+
+    def racer(index: int) -> None:
+        racer_client = app.test_client()
+        barrier.wait()
+        results[index] = post_move(racer_client, game_id, token, play)
+
+    threads = [threading.Thread(target=racer, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    statuses = sorted(response.status_code for response in results)
+    assert statuses == [200, 409]
+    loser = next(r for r in results if r.status_code == 409)
+    problem = assert_problem(loser, 409)
+    # CONFLICT if both read the same version; else the loser saw the winner's move made.
+    assert problem["code"] in {"CONFLICT", "NOT_IN_HAND", "ROUND_OVER"}
+    if problem["code"] == "CONFLICT":
+        assert problem["detail"] == CONFLICT_DETAIL
+
+    winner = next(r for r in results if r.status_code == 200).get_json()
+    after = get_view(app.test_client(), game_id, token)
+    assert after == winner and after["version"] == 2
+    seats = [entry["seat"] for entry in after["history"]]
+    assert seats[0] == 0 and seats.count(0) == 1  # the move was made once
+    game = replay(GameStore(db_path).load(game_id))  # the stored game replays cleanly
+    assert format_cards(game.hand(0)) == after["hand"]
+    if not after["over"]:
+        play_round(app.test_client(), game_id, token, code, after)
+
+
+def test_a_move_that_loses_the_race_is_409_conflict(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another request saves between this one's read and its write: this one's write is
+    refused, whatever it was, and the other's move stands."""
+    code = code_where_seat_leads(0, openings=2)
+    client = app.test_client()
+    created = create(client, code=code, bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = get_view(client, game_id, token)
+    legal = legal_moves(view)
+    mine, theirs = legal[0], legal[-1]
+    assert mine != theirs
+
+    save = GameStore.save
+    interleaved: list[Any] = []
+
+    def save_after_another(store: GameStore, record: GameRecord) -> bool:
+        if not interleaved:  # the first save: another request moves just before it
+            interleaved.append(None)
+            interleaved[0] = post_move(app.test_client(), game_id, token, theirs)
+        return save(store, record)
+
+    monkeypatch.setattr(GameStore, "save", save_after_another)
+    problem = assert_problem(post_move(client, game_id, token, mine), 409)
+    assert problem == {
+        "type": "about:blank",
+        "title": "Conflict",
+        "status": 409,
+        "detail": CONFLICT_DETAIL,
+        "code": "CONFLICT",
+    }
+    other = interleaved[0]
+    assert other.status_code == 200
+    after = get_view(client, game_id, token)
+    assert after == other.get_json() and after["version"] == 2
+    assert sorted(after["history"][0]["play"]) == sorted(theirs)
+
+
+# --- the store on its own -----------------------------------------------------------------
+
+
+def test_store_refuses_a_stale_save(db_path: Path) -> None:
+    store = GameStore(db_path)
+    assert store.load("nothing") is None
+    code = banting.make_code(2, 99)
+    record = GameRecord(
+        id="g1",
+        players=2,
+        rules={"preset": "taiwan"},
+        bots={1: "beginner"},
+        token_hashes={0: hash_token("secret")},
+        rounds=[RoundRecord(code)],
+    )
+    store.create(record)
+    first, second = store.load("g1"), store.load("g1")
+    assert first is not None and second is not None
+    assert first == second == record
+    assert first.seat_of("secret") == 0 and first.seat_of("Secret") is None
+
+    game = replay(first)
+    first.record(game.bot_play(game.turn, "standard"))
+    assert store.save(first) and first.version == 2
+    game = replay(second)
+    second.record(game.bot_play(game.turn, "random"))
+    assert not store.save(second) and second.version == 1
+    loaded = store.load("g1")
+    assert loaded is not None and loaded.version == 2
+    assert loaded.rounds == first.rounds
+
+
+def test_games_db_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(GAMES_DB_ENV, raising=False)
+    app = create_app({"TESTING": True})
+    assert app.config["GAMES_DB"] == str(Path(app.instance_path) / "games.sqlite3")
+    monkeypatch.setenv(GAMES_DB_ENV, str(tmp_path / "from-env.sqlite3"))
+    assert create_app().config["GAMES_DB"] == str(tmp_path / "from-env.sqlite3")
+    explicit = str(tmp_path / "sub" / "dir" / "explicit.sqlite3")
+    app = create_app({"GAMES_DB": explicit})
+    assert app.config["GAMES_DB"] == explicit
+    create(app.test_client(), bots=THREE_BOTS)  # the folders are created on first use
+    assert Path(explicit).is_file()
+    assert not (tmp_path / "from-env.sqlite3").exists()
+
+
+# --- bad bodies ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "needle"),
+    [
+        ({"rules": {"preset": "nope"}}, "rules/preset", "unknown preset"),
+        ({"rules": {"triples": "yes"}}, "rules/triples", "true or false"),
+        ({"code": "B4XYZ"}, "code", ""),
+        ({"code": "Q4K7M2Q9XZ1"}, "code", ""),
+        ({"players": 5}, "players", "4"),
+        ({"players": 1}, "players", "2"),
+        ({"players": "4"}, "players", ""),
+        ({"players": 3, "code": "B4K7M2Q9XZ1"}, "players", "4 players"),
+        ({"bots": {"1": "expert"}}, "bots/1", "expert"),
+        ({"bots": {"4": "standard"}}, "bots/4", "not a seat"),
+        ({"players": 2, "bots": {"2": "standard"}}, "bots/2", "0 to 1"),
+        ({"bots": {"x": "standard"}}, "bots/x", "not a seat"),
+        ({"bots": {"01": "standard"}}, "bots/01", "not a seat"),
+        ({"bots": ["1"]}, "bots", ""),
+        ({"bots": {"1": 3}}, "bots/1", ""),
+        ({"bots": dict.fromkeys("0123", "standard")}, "bots", "human"),
+        ({"players": 2, "bots": dict.fromkeys("01", "random")}, "bots", "human"),
+        ({"seats": 4}, "seats", "Unknown field"),
+    ],
+)
+def test_bad_create_bodies_are_422(
+    client: FlaskClient, body: dict[str, Any], field: str, needle: str
+) -> None:
+    errors = field_errors(client.post(GAMES, json=body))
+    assert list(errors) == [field]
+    assert needle in errors[field]
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "needle"),
+    [
+        ({"play": ["Zz"]}, "play/0", "Zz"),
+        ({"play": ["3d", "3♦"]}, "play/1", "Duplicate"),
+        ({"play": "Pass"}, "play", "'pass'"),
+        ({"play": "3d"}, "play", "'pass'"),
+        ({}, "play", ""),
+        ({"play": "pass", "seat": 1}, "seat", "Unknown field"),
+    ],
+)
+def test_bad_move_bodies_are_422(
+    client: FlaskClient, body: dict[str, Any], field: str, needle: str
+) -> None:
+    created = create(client, bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = get_view(client, game_id, token)
+    response = client.post(f"{GAMES}/{game_id}/moves", json=body, headers=bearer(token))
+    errors = field_errors(response)
+    assert list(errors) == [field]
+    assert needle in errors[field]
+    assert get_view(client, game_id, token) == view
+
+
+def test_bad_next_round_bodies_are_422(client: FlaskClient) -> None:
+    code = code_where_seat_leads(0)
+    created = create(client, code=code, bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = play_round(client, game_id, token, code, get_view(client, game_id, token))
+    url = f"{GAMES}/{game_id}/rounds"
+    for body, needle in (
+        ({"code": "nope"}, ""),
+        ({"code": banting.make_code(3, 5)}, "3 players"),
+    ):
+        errors = field_errors(client.post(url, json=body, headers=bearer(token)))
+        assert list(errors) == ["code"] and needle in errors["code"]
+    assert_problem(
+        client.post(url, data="{", content_type="application/json", headers=bearer(token)), 400
+    )
+    assert_problem(
+        client.post(url, data="{}", content_type="text/plain", headers=bearer(token)), 415
+    )
+    assert get_view(client, game_id, token) == view
+
+
+def test_create_body_must_be_json(client: FlaskClient) -> None:
+    assert_problem(client.post(GAMES, data="{}", content_type="text/plain"), 415)
+    assert_problem(client.post(GAMES, data="{", content_type="application/json"), 400)
+    assert_problem(client.post(GAMES), 415)  # creating needs a body, even if it is {}
+
+
+json_values = json_bodies(
+    ["rules", "code", "players", "bots", "play", "1", "0", "preset"],
+    ["pass", "3d", "standard", "random", "B4K7M2Q9XZ1", "B2000000001", "taiwan"],
+)
+
+
+def test_arbitrary_json_never_gives_a_500(db_path: Path) -> None:
+    client = create_app({"TESTING": True, "GAMES_DB": str(db_path)}).test_client()
+    created = create(client, bots=THREE_BOTS)
+    token = created["tokens"]["0"]
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(body=json_values)
+    def check(body: Any) -> None:
+        data = json.dumps(body)
+        response = client.post(GAMES, data=data, content_type="application/json")
+        if response.status_code != 201:
+            assert_problem(response, 422)
+        for route in ("moves", "rounds"):
+            response = client.post(
+                f"{GAMES}/{created['id']}/{route}",
+                data=data,
+                content_type="application/json",
+                headers=bearer(token),
+            )
+            if response.status_code not in (200, 409):
+                assert_problem(response, 422)
+
+    check()
+
+
+# --- /openapi.json ------------------------------------------------------------------------
+
+
+def test_openapi_documents_the_game_routes(client: FlaskClient) -> None:
+    document = client.get("/openapi.json").get_json()
+    paths = document["paths"]
+    assert set(paths[GAMES]) == {"post"}
+    create_op = paths[GAMES]["post"]
+    assert "201" in create_op["responses"] and "200" not in create_op["responses"]
+    assert "security" not in create_op
+    for method, route in GAME_ROUTES:
+        operation = paths[route][method]
+        assert operation["tags"] == ["banting-games"]
+        assert operation["summary"] and operation["description"]
+        assert operation["security"] == [{"bearerAuth": []}]
+        assert operation["parameters"] == [
+            {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+        ]
+        expected = {"200", "401", "403", "404", "default"}
+        if method == "post":
+            expected |= {"400", "409", "413", "415", "422"}
+        assert set(operation["responses"]) == expected
+    assert paths[f"{GAMES}/{{game_id}}/rounds"]["post"]["requestBody"]["required"] is False
+    assert paths[f"{GAMES}/{{game_id}}/moves"]["post"]["requestBody"]["required"] is True
+    assert document["components"]["securitySchemes"]["bearerAuth"] == {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A seat's secret token, as given when the game was created.",
+    }
+    assert {"name": "banting-games"} in document["tags"]
+    for ref in all_refs(document):
+        resolve_ref(document, ref)
+    schemas = document["components"]["schemas"]
+    view = schemas["GameView"]["properties"]
+    assert {"hand", "counts", "table", "turn", "history", "totals", "result", "code"} <= set(view)
+    assert "code" in schemas["Problem"]["properties"]
+    levels = schemas["CreateGameRequest"]["properties"]["bots"]["additionalProperties"]
+    assert levels["enum"] == list(banting.BOT_LEVELS)
