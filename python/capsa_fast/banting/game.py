@@ -102,17 +102,36 @@ class Move:
         return [] if self.combo is None else list(self.combo.cards)
 
 
-@dataclass(frozen=True)
-class RoundResult:
-    """How a round ended: ``cards_left`` are counted when the first player went out."""
+class RoundResult(list[int]):
+    """How a round ended. It is the list of per-seat scores (API.md: ``g.result`` is the
+    per-seat scores once over), with the details as attributes: ``winner``, ``cards_left``
+    (counted when the first player went out), ``scores``, ``finishing_order``, ``dragon``
+    and ``lines`` (per seat: ``cards_left``, ``multiplier``, ``points``)."""
 
-    winner: int
-    cards_left: list[int]
-    scores: list[int]
-    finishing_order: list[int]
-    dragon: bool
-    lines: list[dict[str, int]]
-    """Per seat: ``cards_left``, ``multiplier`` and ``points`` (as ``score_lines``)."""
+    def __init__(
+        self,
+        *,
+        winner: int,
+        cards_left: list[int],
+        scores: list[int],
+        finishing_order: list[int],
+        dragon: bool,
+        lines: list[dict[str, int]],
+    ) -> None:
+        super().__init__(scores)
+        self.winner = winner
+        self.cards_left = list(cards_left)
+        self.scores = list(scores)
+        self.finishing_order = list(finishing_order)
+        self.dragon = dragon
+        self.lines = lines
+
+    def __repr__(self) -> str:
+        return (
+            f"RoundResult(winner={self.winner}, cards_left={self.cards_left}, "
+            f"scores={self.scores}, finishing_order={self.finishing_order}, "
+            f"dragon={self.dragon})"
+        )
 
 
 class Game:
