@@ -359,7 +359,7 @@ def next_round(body: NextRoundRequest, game_id: str) -> GameView:
     code = body.code
     if code is not None:
         code_players, _ = engine(lambda: banting.parse_code(code), "code")
-        if code_players != record.players:
+        if code_players not in (None, record.players):
             raise refuse(
                 "code", f"The code deals {code_players} players; this game has {record.players}."
             )

@@ -18,7 +18,7 @@ from api.schemas import Card, RequestModel, ResponseModel
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 DEFAULT_PLAYERS = 4
-# A round code is 11 characters; the bound keeps error messages from echoing huge inputs.
+# Round codes are at most 32 characters; the bound keeps errors from echoing huge inputs.
 MAX_CODE_LENGTH = 32
 
 RoundCode = Annotated[
@@ -26,8 +26,9 @@ RoundCode = Annotated[
     Field(
         max_length=MAX_CODE_LENGTH,
         description=(
-            "A round code: 'B', the number of players, then 9 characters of Crockford base32 "
-            "(e.g. 'B4K7M2Q9XZ1', any case). It determines every hand of the round."
+            "A round code (any case): an issued one, 'B', the number of players and 9 "
+            "characters of Crockford base32 (e.g. 'B4K7M2Q9XZ1'), or any word of 1 to 32 "
+            "letters, digits, '-' and '_'. It determines every hand of the round."
         ),
         examples=["B4K7M2Q9XZ1"],
     ),
@@ -66,8 +67,8 @@ class CreateGameRequest(RequestModel):
         ge=MIN_PLAYERS,
         le=MAX_PLAYERS,
         description=(
-            f"Number of seats; omitted: the code's, else {DEFAULT_PLAYERS}. It must agree "
-            "with the code's when both are given."
+            f"Number of seats; omitted: an issued code's, else {DEFAULT_PLAYERS}. It must agree "
+            "with an issued code's when both are given."
         ),
     )
     bots: BotLevels = Field(default_factory=dict)

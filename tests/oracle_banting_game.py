@@ -1,9 +1,9 @@
 """A slow, readable pure-Python model of a Capsa Banting round and match (RULES.md 3.3).
 
 ``capsa_fast.banting.Game`` is checked against this module. It imports nothing from
-``capsa_fast``: round codes, the shuffle and the flow are written here from
-``docs_game_interface.md``, and every question about combos (what a play is, whether it
-beats the table, which rejection code a play gets, the tier scores) is answered by the
+``capsa_fast``: round codes, the shuffle and the flow are written here from the README
+("How it works": Banting rounds), and every question about combos (what a play is, whether
+it beats the table, which rejection code a play gets, the tier scores) is answered by the
 independent rules oracle ``tests/oracle_banting.py``.
 
 A rule set is that oracle's plain dict (``oracle_banting.make_rules``). Cards are ids.
@@ -11,7 +11,7 @@ Plays are ``frozenset`` of ids; a move is ``PASS`` or such a frozenset.
 
 Main entry points:
 
-* ``parse_code(code)`` -> ``(players, seed)``; ``make_code(players, seed)``;
+* ``parse_code(code)`` -> ``(players or None, seed)``; ``make_code(players, seed)``;
   ``deal(players, seed)`` -> the dealt hands (SplitMix64 + Fisher-Yates).
 * ``OracleGame(rules, code)``: one match. ``judge(seat, move)`` -> None or a rejection code,
   ``move(seat, move)`` (raises ``OracleIllegal``), ``legal_plays(seat)``,
@@ -34,6 +34,7 @@ Points where the note had to be read (the tests rely on them):
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, product
@@ -60,21 +61,35 @@ class OracleIllegal(ValueError):
 # ----------------------------------------------------------------------------- round codes
 
 
-def parse_code(code: str) -> tuple[int, int]:
-    """``(players, seed)`` of a round code such as ``B4K7M2Q9XZ1`` (case and spaces ignored)."""
+def parse_code(code: str) -> tuple[int | None, int]:
+    """``(players, seed)`` of a round code (case and spaces ignored).
+
+    An issued code such as ``B4K7M2Q9XZ1`` holds the players and a 45-bit seed; any other
+    word of 1-32 letters, digits, '-' or '_' has no player count, and its seed is the first
+    8 bytes (big-endian) of SHA-256("capsa_fast banting round " + the upper-cased word)."""
+    text = canonical_code(code)
+    if (
+        len(text) == 2 + CODE_CHARS
+        and text[0] == "B"
+        and text[1] in "234"
+        and all(char in CROCKFORD for char in text[2:])
+    ):
+        seed = 0
+        for char in text[2:]:
+            seed = seed * 32 + CROCKFORD.index(char)  # big-endian: first char most significant
+        return int(text[1]), seed
+    digest = hashlib.sha256(("capsa_fast banting round " + text).encode()).digest()
+    return None, int.from_bytes(digest[:8], "big")
+
+
+def canonical_code(code: str) -> str:
     text = code.strip().upper()
-    if len(text) != 2 + CODE_CHARS:
-        raise ValueError(f"a round code has {2 + CODE_CHARS} characters, got {len(text)}")
-    if text[0] != "B":
-        raise ValueError("a round code starts with B")
-    if text[1] not in "234":
-        raise ValueError("the second character is the number of players, 2 to 4")
-    seed = 0
-    for char in text[2:]:
-        if char not in CROCKFORD:
-            raise ValueError(f"{char!r} is not a Crockford base32 character")
-        seed = seed * 32 + CROCKFORD.index(char)  # big-endian: first char is most significant
-    return int(text[1]), seed
+    if not 1 <= len(text) <= 32:
+        raise ValueError(f"a round code has 1 to 32 characters, got {len(text)}")
+    allowed = set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+    if not set(text) <= allowed:
+        raise ValueError("a round code holds letters, digits, '-' and '_'")
+    return text
 
 
 def make_code(players: int, seed: int) -> str:
@@ -112,8 +127,9 @@ def deal(players: int, seed: int) -> list[list[int]]:
     return [deck[13 * seat : 13 * seat + 13] for seat in range(players)]
 
 
-def deal_code(code: str) -> list[list[int]]:
-    return deal(*parse_code(code))
+def deal_code(code: str, players: int = 4) -> list[list[int]]:
+    code_players, seed = parse_code(code)
+    return deal(code_players or players, seed)
 
 
 def is_dragon(hand: Iterable[int]) -> bool:
@@ -202,10 +218,14 @@ class OracleGame:
     round: int = 1
     totals: list[int] = field(default_factory=list)
     previous_winner: int | None = None
+    players: int = 0  # 0: the code's, else 4
 
     def __post_init__(self) -> None:
-        self.players, self.seed = parse_code(self.code)
-        self.code = make_code(self.players, self.seed)
+        code_players, self.seed = parse_code(self.code)
+        if self.players and code_players is not None and self.players != code_players:
+            raise ValueError("the code is for another number of players")
+        self.players = self.players or code_players or 4
+        self.code = canonical_code(self.code)
         self.totals = [0] * self.players
         self._deal()
 
@@ -251,12 +271,12 @@ class OracleGame:
         if not self.over:
             raise ValueError("the round is not over")
         players, seed = parse_code(code)
-        if players != self.players:
+        if players not in (None, self.players):
             raise ValueError("a match keeps its number of players")
         assert self.result is not None
         self.previous_winner = self.result.winner
         self.seed = seed
-        self.code = make_code(players, seed)
+        self.code = canonical_code(code)
         self.round += 1
         self._deal()
 

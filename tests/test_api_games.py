@@ -654,8 +654,9 @@ def test_games_db_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     [
         ({"rules": {"preset": "nope"}}, "rules/preset", "unknown preset"),
         ({"rules": {"triples": "yes"}}, "rules/triples", "true or false"),
-        ({"code": "B4XYZ"}, "code", ""),
-        ({"code": "Q4K7M2Q9XZ1"}, "code", ""),
+        ({"code": "B4 XYZ"}, "code", "' ' is not allowed"),
+        ({"code": "round#1"}, "code", "'#' is not allowed"),
+        ({"code": ""}, "code", "1 to 32 characters"),
         ({"players": 5}, "players", "4"),
         ({"players": 1}, "players", "2"),
         ({"players": "4"}, "players", ""),
@@ -711,7 +712,7 @@ def test_bad_next_round_bodies_are_422(client: FlaskClient) -> None:
     view = play_round(client, game_id, token, code, get_view(client, game_id, token))
     url = f"{GAMES}/{game_id}/rounds"
     for body, needle in (
-        ({"code": "nope"}, ""),
+        ({"code": "no pe"}, "not allowed"),
         ({"code": banting.make_code(3, 5)}, "3 players"),
     ):
         errors = field_errors(client.post(url, json=body, headers=bearer(token)))

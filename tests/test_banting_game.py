@@ -6,6 +6,7 @@ test_banting_game_oracle.py; this file covers the interface, the bots and the si
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import random
@@ -36,21 +37,36 @@ def test_code_round_trip_and_normalisation():
 @pytest.mark.parametrize(
     ("code", "words"),
     [
-        ("", "expected 'B'"),
-        ("B5000000000", "number of players"),
-        ("X4000000000", "expected 'B'"),
-        ("B400000000", "9 characters"),
-        ("B40000000000", "9 characters"),
-        ("B4000000I00", "'I' is not one of"),
-        ("B4000000U00", "'U' is not one of"),
+        ("", "1 to 32 characters, got 0"),
+        ("   ", "1 to 32 characters, got 0"),
+        ("X" * 33, "1 to 32 characters, got 33"),
+        ("B4 K7M2", "' ' is not allowed"),
+        ("round#1", "'#' is not allowed"),
         (12, "a round code is a string"),
     ],
 )
 def test_bad_codes_are_named(code, words):
     with pytest.raises(ValueError, match=words):
         B.parse_code(code)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=words):
         B.Game(code=code)
+
+
+def test_any_code_word_deals_a_fixed_round():
+    # Codes not in the issued format (like the example) are hashed to a seed.
+    for word in ("B02L1739204", "friday-game", "x", "B5000000000", "B4000000I00", "A_1"):
+        players, seed = B.parse_code(word)
+        assert players is None and 0 <= seed < 2**64
+        assert B.parse_code(word.lower()) == B.parse_code(f" {word.upper()} ")
+        g = B.Game(code=word)
+        assert g.players == 4 and g.code == word.upper()
+        assert [sorted(g.hand(s)) for s in range(4)] == [sorted(h) for h in B.deal(word)]
+        three = B.Game(players=3, code=word)
+        assert [sorted(three.hand(s)) for s in range(3)] == [sorted(h) for h in B.deal(word)[:3]]
+    assert B.deal("friday-game") != B.deal("friday-games")
+    # The recipe, spelled out: SHA-256 of a fixed prefix and the upper-cased word.
+    digest = hashlib.sha256(b"capsa_fast banting round FRIDAY-GAME").digest()
+    assert B.parse_code("Friday-Game")[1] == int.from_bytes(digest[:8], "big")
 
 
 def test_new_codes_are_fresh_and_valid():
@@ -79,6 +95,9 @@ def test_players_come_from_the_code_and_must_agree():
     assert B.Game(players=2).code.startswith("B2")
     with pytest.raises(ValueError, match="is for 4 players"):
         B.Game(players=3, code="B4K7M2Q9XZ1")
+    with pytest.raises(ValueError, match="is for 4 players"):
+        B.deal("B4K7M2Q9XZ1", players=2)
+    assert len(B.deal("B4K7M2Q9XZ1", players=4)) == 4
     for bad in (1, 5, "4", True):
         with pytest.raises(ValueError, match="players must be 2, 3 or 4"):
             B.Game(players=bad)

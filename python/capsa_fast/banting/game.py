@@ -4,15 +4,20 @@ The round itself lives in C++ (``_core.BantingRound``); this layer parses input,
 running totals of a match and words the refusals. A round is a pure function of its
 rules, its code and the moves made, so replaying the moves rebuilds any position.
 
-Round codes are ``B`` + the number of players + 9 characters of Crockford base32 (a 45-bit
-seed), e.g. ``B4K7M2Q9XZ1``. The deal: SplitMix64 seeded with the seed drives a
+Round codes: the codes this package issues are ``B`` + the number of players + 9 characters
+of Crockford base32 holding a 45-bit seed, e.g. ``B4K7M2Q9XZ1``. Any other code word of 1-32
+letters, digits, ``-`` or ``_`` (``FRIDAY-GAME``, ``B02L1739204``) works too: its seed is the
+first 8 bytes, big-endian, of the SHA-256 of ``capsa_fast banting round `` + the upper-cased
+code. Codes are case-insensitive. The deal: SplitMix64 seeded with the seed drives a
 Fisher-Yates shuffle of the ids 0..51 from the top (``j = next() % (i + 1)`` for i = 51..1);
 seat s gets positions 13*s .. 13*s + 12.
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
+import string
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,26 +43,39 @@ def make_code(players: int, seed: int) -> str:
     return f"B{players}{''.join(chars)}"
 
 
-def parse_code(code: str) -> tuple[int, int]:
-    """``(players, seed)`` of a round code; case and surrounding spaces do not matter."""
+MAX_CODE_LENGTH = 32
+_CODE_WORD_CHARS = frozenset(string.ascii_uppercase + string.digits + "-_")
+_HASH_PREFIX = b"capsa_fast banting round "
+
+
+def parse_code(code: str) -> tuple[int | None, int]:
+    """``(players, seed)`` of a round code; ``players`` is None for a free code word.
+
+    Case and surrounding spaces do not matter. ValueError names what is wrong."""
+    text = canonical_code(code)
+    issued = len(text) == 2 + SEED_CHARS and text[0] == "B" and text[1] in "234"
+    if issued and all(ch in CODE_ALPHABET for ch in text[2:]):
+        seed = 0
+        for ch in text[2:]:
+            seed = seed << 5 | CODE_ALPHABET.index(ch)
+        return int(text[1]), seed
+    digest = hashlib.sha256(_HASH_PREFIX + text.encode("ascii")).digest()
+    return None, int.from_bytes(digest[:8], "big")
+
+
+def canonical_code(code: str) -> str:
+    """The code as stored and shown: upper case, no surrounding spaces."""
     if not isinstance(code, str):
         raise ValueError(f"a round code is a string like 'B4K7M2Q9XZ1', got {code!r}")
     text = code.strip().upper()
-    if len(text) != 2 + SEED_CHARS or text[0] != "B" or text[1] not in "234":
+    if not 1 <= len(text) <= MAX_CODE_LENGTH:
+        raise ValueError(f"a round code has 1 to {MAX_CODE_LENGTH} characters, got {len(text)}")
+    bad = next((ch for ch in text if ch not in _CODE_WORD_CHARS), None)
+    if bad is not None:
         raise ValueError(
-            f"bad round code {code!r}: expected 'B', the number of players (2-4) and "
-            f"{SEED_CHARS} characters, like 'B4K7M2Q9XZ1'"
+            f"bad round code {code!r}: {bad!r} is not allowed (letters, digits, '-' and '_')"
         )
-    seed = 0
-    for ch in text[2:]:
-        digit = CODE_ALPHABET.find(ch)
-        if digit < 0:
-            raise ValueError(
-                f"bad round code {code!r}: {ch!r} is not one of {CODE_ALPHABET} "
-                "(codes have no I, L, O or U)"
-            )
-        seed = seed << 5 | digit
-    return int(text[1]), seed
+    return text
 
 
 def new_code(players: int = 4) -> str:
@@ -65,11 +83,25 @@ def new_code(players: int = 4) -> str:
     return make_code(players, secrets.randbits(SEED_BITS))
 
 
-def deal(code: str) -> list[list[int]]:
-    """The hands a round code deals, seat by seat (card ids in dealing order)."""
-    players, seed = parse_code(code)
+def deal(code: str, players: int | None = None) -> list[list[int]]:
+    """The hands a round code deals, seat by seat (card ids in dealing order).
+
+    ``players``: the code's own for codes this package issued, else 4 unless given."""
+    code_players, seed = parse_code(code)
+    players = _players_for(code, code_players, players)
     deck = _core.banting_shuffled_deck(seed)
     return [deck[13 * s : 13 * s + 13] for s in range(players)]
+
+
+def _players_for(code: str, code_players: int | None, players: int | None) -> int:
+    if players is not None:
+        _check_players(players)
+        if code_players is not None and players != code_players:
+            raise ValueError(
+                f"players={players} but round code {code!r} is for {code_players} players"
+            )
+        return players
+    return 4 if code_players is None else code_players
 
 
 def _check_players(players: Any) -> None:
@@ -137,22 +169,18 @@ class RoundResult(list[int]):
 class Game:
     """A match of Capsa Banting rounds between 2-4 seats (RULES.md 3.3).
 
-    ``rules``: Rules, dict, preset name or None. ``players``: 2-4, or None to take it from
-    ``code`` (else 4). ``code``: the first round's code; None deals a fresh one.
+    ``rules``: Rules, dict, preset name or None. ``players``: 2-4; None takes it from a code
+    this package issued, else 4. ``code``: the first round's code (any code word, see the
+    module notes); None deals a fresh one.
     """
 
     def __init__(self, rules: Any = None, players: int | None = None, code: str | None = None):
         self.rules: Rules = resolve(rules)
-        if code is not None:
-            code_players, _ = parse_code(code)
-            if players is not None and players != code_players:
-                _check_players(players)
-                raise ValueError(
-                    f"players={players} but round code {code!r} is for {code_players} players"
-                )
-            players = code_players
-        players = 4 if players is None else players
-        _check_players(players)
+        if code is None:
+            players = 4 if players is None else players
+            _check_players(players)
+        else:
+            players = _players_for(code, parse_code(code)[0], players)
         self.players: int = players
         self.round: int = 0
         self._banked = [0] * players
@@ -161,11 +189,10 @@ class Game:
     def _start(self, code: str | None, opener: int) -> None:
         if code is None:
             code = new_code(self.players)
-        players, seed = parse_code(code)
-        if players != self.players:
-            raise ValueError(f"round code {code!r} is for {players} players, not {self.players}")
-        self.code: str = make_code(players, seed)
-        self._r = _core.BantingRound(self.rules.game_core, players, seed, opener)
+        code_players, seed = parse_code(code)
+        _players_for(code, code_players, self.players)
+        self.code: str = canonical_code(code)
+        self._r = _core.BantingRound(self.rules.game_core, self.players, seed, opener)
         self.round += 1
 
     def next_round(self, code: str | None = None) -> None:
