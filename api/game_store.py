@@ -95,8 +95,13 @@ def rules_settings(rules: banting.Rules) -> dict[str, Any]:
 
 @dataclass
 class RoundRecord:
+    """A round's code and moves; once a later round is dealt, also its winner and scores
+    (so a request replays only the current round, whatever the length of the match)."""
+
     code: str
     moves: list[StoredMove] = field(default_factory=list)
+    winner: int | None = None
+    scores: list[int] | None = None
 
 
 @dataclass
@@ -137,18 +142,45 @@ class GameRecord:
 
 
 def replay(record: GameRecord) -> banting.Game:
-    """The match as a live Game: every stored round dealt and every stored move made."""
+    """The match as a live Game, its current round replayed move by move. Finished rounds
+    count through their stored winner and scores; a round stored without them (or a match
+    whose summaries do not add up) is replayed in full from the first round."""
     try:
         rules = banting.Rules.from_dict(record.rules)
-        game = banting.Game(rules=rules, players=record.players, code=record.rounds[0].code)
-        for number, stored_round in enumerate(record.rounds):
-            if number:
-                game.next_round(stored_round.code)
-            for seat, play in stored_round.moves:
-                game.move(seat, play)
+        *finished, current = record.rounds
+        if finished and all(r.winner is not None and r.scores for r in finished):
+            totals = [sum(seat) for seat in zip(*(r.scores or [] for r in finished), strict=True)]
+            game = banting.Game.resume(
+                rules,
+                record.players,
+                current.code,
+                round=len(record.rounds),
+                totals=totals,
+                previous_winner=finished[-1].winner,
+            )
+            _make_moves(game, current.moves)
+        else:
+            game = banting.Game(rules=rules, players=record.players, code=record.rounds[0].code)
+            for number, stored_round in enumerate(record.rounds):
+                if number:
+                    game.next_round(stored_round.code)
+                _make_moves(game, stored_round.moves)
     except (ValueError, TypeError, IndexError) as exc:  # IllegalPlay is a ValueError
         raise ReplayError(f"game {record.id} does not replay: {exc}") from exc
     return game
+
+
+def _make_moves(game: banting.Game, moves: list[StoredMove]) -> None:
+    for seat, play in moves:
+        game.move(seat, play)
+
+
+def finish_round(record: GameRecord, game: banting.Game) -> None:
+    """Keep the result of the round just over with its record (before the next is dealt)."""
+    result = game.result
+    if result is not None:
+        record.rounds[-1].winner = result.winner
+        record.rounds[-1].scores = list(result.scores)
 
 
 def play_bots(record: GameRecord, game: banting.Game) -> int:
@@ -174,14 +206,22 @@ def _from_row(row: Sequence[Any]) -> GameRecord:
         rules=json.loads(rules),
         bots={int(seat): level for seat, level in json.loads(bots).items()},
         token_hashes={int(seat): digest for seat, digest in json.loads(hashes).items()},
-        rounds=[RoundRecord(r["code"], r["moves"]) for r in json.loads(rounds)],
+        rounds=[
+            RoundRecord(r["code"], r["moves"], r.get("winner"), r.get("scores"))
+            for r in json.loads(rounds)
+        ],
         created_at=created_at,
         updated_at=updated_at,
     )
 
 
 def _rounds_json(record: GameRecord) -> str:
-    rounds = [{"code": r.code, "moves": r.moves} for r in record.rounds]
+    rounds = [
+        {"code": r.code, "moves": r.moves}
+        if r.winner is None
+        else {"code": r.code, "moves": r.moves, "winner": r.winner, "scores": r.scores}
+        for r in record.rounds
+    ]
     return json.dumps(rounds, separators=(",", ":"))
 
 

@@ -29,6 +29,7 @@ from api.game_store import (
     GameRecord,
     GameStore,
     RoundRecord,
+    finish_round,
     hash_token,
     new_game_id,
     new_token,
@@ -370,6 +371,7 @@ def next_round(body: NextRoundRequest, game_id: str) -> GameView:
             "The round is not over yet; the next one is dealt once it is.",
             code="ROUND_NOT_OVER",
         )
+    finish_round(record, game)
     engine(lambda: game.next_round(code), "code")
     record.rounds.append(RoundRecord(game.code))
     play_bots(record, game)

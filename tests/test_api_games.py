@@ -336,6 +336,35 @@ def test_next_round_keeps_the_totals(client: FlaskClient) -> None:
     assert third.get_json()["round"] == 3 and third.get_json()["totals"] == view["totals"]
 
 
+def test_finished_rounds_are_kept_as_results_and_not_replayed(
+    client: FlaskClient, db_path: Path
+) -> None:
+    rules = {"ending": "last-standing"}  # (play_round's local replay deals rounds as firsts)
+    codes = [banting.make_code(4, 1000 + k) for k in range(4)]
+    bots = {"1": "standard", "2": "beginner", "3": "random"}
+    created = create(client, rules=rules, bots=bots, code=codes[0])
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = get_view(client, game_id, token)
+    for code in codes[1:]:
+        view = play_round(client, game_id, token, codes[view["round"] - 1], view)
+        body = {"code": code}
+        response = client.post(f"{GAMES}/{game_id}/rounds", json=body, headers=bearer(token))
+        assert response.status_code == 200, response.get_data(as_text=True)
+        view = response.get_json()
+    record = GameStore(db_path).load(game_id)
+    assert record is not None and len(record.rounds) == 4
+    assert all(r.winner is not None and r.scores for r in record.rounds[:3])
+    assert record.rounds[3].winner is None
+    quick = replay(record)
+    # Without the summaries the whole match is replayed: the same position and totals.
+    for stored in record.rounds:
+        stored.winner, stored.scores = None, None
+    full = replay(record)
+    assert quick.totals == full.totals == view["totals"] and quick.round == full.round == 4
+    assert quick.hand(0) == full.hand(0) and quick.history == full.history
+    assert quick.turn == full.turn and quick.counts == full.counts
+
+
 def test_previous_winner_leads_the_next_round(client: FlaskClient) -> None:
     rules = {"first_lead": "previous-winner"}
     code = code_where_seat_leads(0, rules=rules)

@@ -500,3 +500,26 @@ def test_result_is_the_per_seat_scores_with_details():
     assert list(r) == r.scores and sum(r) == 0 and len(r) == 4
     assert r[r.winner] == max(r) > 0
     assert r.cards_left[r.winner] == 0 and r.finishing_order == [r.winner]
+
+
+@pytest.mark.parametrize("first_lead", ["lowest-card", "previous-winner"])
+def test_resume_picks_a_match_up_where_it_was(first_lead):
+    rules = B.Rules.preset(first_lead=first_lead, ending="last-standing")
+    g = B.Game(rules, code="B4K7M2Q9XZ1")
+    for _ in range(3):
+        play_out(g, "beginner")
+        winner = g.result.winner
+        g.next_round()
+        r = B.Game.resume(rules, 4, g.code, round=g.round, totals=g.totals, previous_winner=winner)
+        assert snapshot(r) == snapshot(g) and r.totals == g.totals and r.round == g.round
+        while not g.over:  # the two play on identically
+            assert g.bot_play(g.turn) == r.bot_play(r.turn)
+        assert r.result == g.result and r.totals == g.totals
+    for kwargs, words in (
+        ({"round": 0, "totals": [0] * 4, "previous_winner": None}, "round must be"),
+        ({"round": 2, "totals": [0] * 3, "previous_winner": 1}, "one integer per seat"),
+        ({"round": 1, "totals": [1, -1, 0, 0], "previous_winner": None}, "round 1"),
+        ({"round": 2, "totals": [0] * 4, "previous_winner": 4}, "previous_winner"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            B.Game.resume(rules, 4, "B4K7M2Q9XZ1", **kwargs)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -185,6 +186,40 @@ class Game:
         self.round: int = 0
         self._banked = [0] * players
         self._start(code, opener=-1)
+
+    @classmethod
+    def resume(
+        cls,
+        rules: Any,
+        players: int,
+        code: str,
+        *,
+        round: int,
+        totals: Sequence[int],
+        previous_winner: int | None,
+    ) -> Game:
+        """A match picked up at round ``round`` (dealt from ``code``), with the ``totals`` of
+        the rounds before it and the winner of the one just before (who opens under
+        previous-winner). For servers that keep finished rounds as results and replay only
+        the current one."""
+        game = cls.__new__(cls)
+        game.rules = resolve(rules)
+        _check_players(players)
+        game.players = players
+        if isinstance(round, bool) or not isinstance(round, int) or round < 1:
+            raise ValueError(f"round must be 1 or more, got {round!r}")
+        if len(totals) != players or not all(isinstance(t, int) for t in totals):
+            raise ValueError(f"totals: one integer per seat ({players}), got {list(totals)!r}")
+        if round == 1 and (previous_winner is not None or any(totals)):
+            raise ValueError("round 1 has no previous winner and no totals")
+        if previous_winner is not None and not 0 <= previous_winner < players:
+            raise ValueError(f"previous_winner must be a seat 0..{players - 1}")
+        game.round = round - 1
+        game._banked = [int(t) for t in totals]
+        first_lead = game.rules.first_lead == "previous-winner"
+        opener = previous_winner if first_lead and previous_winner is not None else -1
+        game._start(code, opener)
+        return game
 
     def _start(self, code: str | None, opener: int) -> None:
         if code is None:
