@@ -523,3 +523,21 @@ def test_resume_picks_a_match_up_where_it_was(first_lead):
     ):
         with pytest.raises(ValueError, match=words):
             B.Game.resume(rules, 4, "B4K7M2Q9XZ1", **kwargs)
+
+
+def test_bad_arguments_to_a_game_are_named():
+    g = B.Game(code="B4K7M2Q9XZ1")
+    before = snapshot(g)
+    with pytest.raises(ValueError, match="bot level must be one of random, beginner, standard"):
+        g.bot_play(g.turn, "expert")
+    with pytest.raises(ValueError, match=r"seat must be 0\.\.3, got 4"):
+        g.hint(4)
+    with pytest.raises(ValueError, match=r"seat must be 0\.\.3"):
+        g.legal_plays(-1)
+    with pytest.raises(ValueError, match=r"play\(\) takes cards"):
+        g.play(g.turn, "pass")
+    with pytest.raises(ValueError, match="unknown preset 'nope'"):
+        B.Game("nope")
+    with pytest.raises(ValueError, match="unknown setting 'colour'"):
+        B.Game({"preset": "pagat", "colour": "red"})
+    assert snapshot(g) == before
