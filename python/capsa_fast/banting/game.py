@@ -335,12 +335,9 @@ class Game:
     def move(self, seat: int, play: Any) -> Move:
         """Make a move (cards, or ``"pass"``); IllegalPlay (state unchanged) if refused."""
         ids = _play_ids(play)
-        hand = self._r.hand(seat) if 0 <= seat < self.players else []
-        table = self._r.table
         code, combo, lowest = self._r.apply(seat, ids)
-        if code != "OK":
-            j = self._judgement(seat, ids, code, combo, lowest, "en", hand=hand, table=table)
-            raise IllegalPlay(code, j.message)
+        if code != "OK":  # nothing changed, so the message reads the same position
+            raise IllegalPlay(code, self._judgement(seat, ids, code, combo, lowest, "en").message)
         return Move(seat, combo)
 
     def play(self, seat: int, cards: Any) -> Move:
@@ -386,14 +383,15 @@ class Game:
         combo: Any,
         lowest: int,
         lang: str,
-        hand: list[int] | None = None,
-        table: Any = None,
     ) -> Verdict:
-        if hand is None:
-            hand = self._r.hand(seat)
-            table = self._r.table
         message = verdict_message(
-            code, lang, play=ids, hand=hand, combo=combo, table=table, lowest=lowest
+            code,
+            lang,
+            play=ids,
+            hand=self._r.hand(seat),
+            combo=combo,
+            table=self._r.table,
+            lowest=lowest,
         )
         ok = code == "OK"
         return Verdict(ok=ok, combo=combo, code=None if ok else code, message=message)
