@@ -1,13 +1,14 @@
 """Latency of one move in a Banting game session over the HTTP API (not a test).
 
-Creates games with one human seat (0) and three standard bots; the human plays the view's
-hint on each turn. Each timed POST /v1/banting/games/{id}/moves covers loading the stored
-match, replaying it, judging and making the move, the bots' replies up to the human's next
-turn (or the end of the round), the SQLite write and the new view. Runs in process through
-the Flask test client on a fresh SQLite file unless --url names a running server (then the
-network and the WSGI server are included too). Target: a median under 20 ms.
+Creates games with one human seat (0) and three bots (standard, or ``--bots LEVEL``); the
+human plays the view's hint on each turn. Each timed POST /v1/banting/games/{id}/moves
+covers loading the stored match, replaying it, judging and making the move, the bots'
+replies up to the human's next turn (or the end of the round), the SQLite write and the new
+view. Runs in process through the Flask test client on a fresh SQLite file unless --url
+names a running server (then the network and the WSGI server are included too). Target: a
+median under 20 ms.
 
-Usage: ``python bench/bench_api_games.py [--moves N] [--url http://127.0.0.1:8000]``
+Usage: ``python bench/bench_api_games.py [--moves N] [--bots LEVEL] [--url URL]``
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from api import create_app
 
 GAMES = "/v1/banting/games"
-BOTS = {"1": "standard", "2": "standard", "3": "standard"}
+BOT_SEATS = ("1", "2", "3")
 
 
 class Transport(Protocol):
@@ -77,13 +78,14 @@ def _expect(reply: tuple[int, Any], wanted: int) -> Any:
     return answer
 
 
-def play(send: Transport, moves: int) -> tuple[list[float], list[float], int]:
+def play(send: Transport, moves: int, level: str) -> tuple[list[float], list[float], int]:
     """Seconds per move and per view over ``moves`` human moves, and the games it took."""
     move_times: list[float] = []
     view_times: list[float] = []
     games = 0
     while len(move_times) < moves:
-        created = _expect(send("POST", GAMES, {"bots": BOTS}), 201)
+        bots = dict.fromkeys(BOT_SEATS, level)
+        created = _expect(send("POST", GAMES, {"bots": bots}), 201)
         games += 1
         url, token = f"{GAMES}/{created['id']}", created["tokens"]["0"]
         start = time.perf_counter()
@@ -105,6 +107,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=400, help="human moves to time")
     parser.add_argument("--url", help="a running server, e.g. http://127.0.0.1:8000")
+    parser.add_argument("--bots", default="standard", help="the three bots' level")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder:
@@ -112,10 +115,10 @@ def main() -> None:
             send, where = http_transport(args.url), args.url
         else:
             send, where = in_process_transport(str(Path(folder) / "games.sqlite3")), "in process"
-        play(send, 20)  # warm up: first requests, SQLite file creation
-        move_times, view_times, games = play(send, args.moves)
+        play(send, 20, args.bots)  # warm up: first requests, SQLite file creation
+        move_times, view_times, games = play(send, args.moves, args.bots)
 
-    print(f"Banting game sessions ({where}), 1 human + 3 standard bots, {games} games")
+    print(f"Banting game sessions ({where}), 1 human + 3 {args.bots} bots, {games} games")
     print(
         f"  POST .../moves ({len(move_times)} moves, incl. the bots' replies): "
         f"median {statistics.median(move_times) * 1000:.2f} ms, p90 {_ms(move_times, 90):.2f} ms"

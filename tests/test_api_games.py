@@ -690,7 +690,7 @@ def test_games_db_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
         ({"players": 1}, "players", "2"),
         ({"players": "4"}, "players", ""),
         ({"players": 3, "code": "B4K7M2Q9XZ1"}, "players", "4 players"),
-        ({"bots": {"1": "expert"}}, "bots/1", "expert"),
+        ({"bots": {"1": "master"}}, "bots/1", "master"),
         ({"bots": {"4": "standard"}}, "bots/4", "not a seat"),
         ({"players": 2, "bots": {"2": "standard"}}, "bots/2", "0 to 1"),
         ({"bots": {"x": "standard"}}, "bots/x", "not a seat"),

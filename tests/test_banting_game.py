@@ -451,7 +451,7 @@ def test_sim_command_prints_each_seat(capsys):
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--seats", "standard,expert"], "unknown bot level 'expert'"),
+        (["--seats", "standard,master"], "unknown bot level 'master'"),
         (["--seats", "standard"], "2 to 4 bot levels"),
         (["--set", "bombs=maybe"], "bombs must be one of"),
         (["--set", "colour=red"], "unknown setting 'colour'"),
@@ -529,7 +529,7 @@ def test_bad_arguments_to_a_game_are_named():
     g = B.Game(code="B4K7M2Q9XZ1")
     before = snapshot(g)
     with pytest.raises(ValueError, match="bot level must be one of random, beginner, standard"):
-        g.bot_play(g.turn, "expert")
+        g.bot_play(g.turn, "master")
     with pytest.raises(ValueError, match=r"seat must be 0\.\.3, got 4"):
         g.hint(4)
     with pytest.raises(ValueError, match=r"seat must be 0\.\.3"):
@@ -541,3 +541,15 @@ def test_bad_arguments_to_a_game_are_named():
     with pytest.raises(ValueError, match="unknown setting 'colour'"):
         B.Game({"preset": "pagat", "colour": "red"})
     assert snapshot(g) == before
+
+
+def test_expert_beats_standard_and_its_hint_changes_nothing():
+    result = sim.simulate(400, ("expert", "standard", "standard", "standard"), seed=11)
+    expert = result.seat_stats()[0]
+    assert expert.win_rate >= 0.30 and expert.score_low > 0
+    g = B.Game(code="B4K7M2Q9XZ1")
+    while not g.over:
+        before = snapshot(g)
+        hints = [g.hint(g.turn, "expert"), g.hint(g.turn, "expert"), g.hint(g.turn, "random")]
+        assert snapshot(g) == before and hints[0] == hints[1]
+        assert g.bot_play(g.turn, "expert") == hints[0]

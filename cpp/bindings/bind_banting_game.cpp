@@ -24,7 +24,9 @@ BotLevel parse_level(const std::string& s) {
   if (s == "random") return BotLevel::kRandom;
   if (s == "beginner") return BotLevel::kBeginner;
   if (s == "standard") return BotLevel::kStandard;
-  throw std::invalid_argument("bot level must be random, beginner or standard, got '" + s + "'");
+  if (s == "expert") return BotLevel::kExpert;
+  throw std::invalid_argument("bot level must be random, beginner, standard or expert, got '" + s +
+                              "'");
 }
 
 void check_players(int players) {
@@ -167,7 +169,8 @@ void bind_banting_game(py::module_& m) {
       .def("bot_move", [](PyRound& s, const std::string& level, bool make) {
         if (s.round.over()) throw std::invalid_argument("the round is over");
         const BotLevel lv = parse_level(level);
-        const Move mv = bot_move(s.round, lv, s.rng);
+        SplitMix64 scratch = s.rng;  // a look-ahead (make=false) leaves the bots' dice as they were
+        const Move mv = bot_move(s.round, lv, make ? s.rng : scratch);
         if (make) s.round.apply_legal(mv.seat, mv.is_pass ? nullptr : &mv.combo);
         return move_tuple(mv);
       }, py::arg("level"), py::arg("make"));

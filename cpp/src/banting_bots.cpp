@@ -401,6 +401,78 @@ Move standard_move(const Round& r) {
   return r.table() ? s.follow(legal) : s.lead();
 }
 
+// expert: a few candidate moves (the standard move, passing, the plan's combos, the weakest
+// and strongest play of each size), each tried on the same sampled worlds: the cards this
+// seat cannot see are dealt at random to the other seats (in their counts), the round is
+// played out by standard bots, and the move with the best total score is chosen.
+constexpr int kExpertSamples = 24;
+
+Move expert_move(const Round& r, SplitMix64& rng) {
+  const int seat = r.turn();
+  const CardMask hand = r.hand(seat);
+  const Rules& rules = r.rules().rules;
+  std::vector<Combo> legal;  // its own list: the rollouts reuse the shared buffer
+  r.for_each_legal([&](const Combo& c) { legal.push_back(c); });
+  if (legal.empty()) return pass_move(seat);
+  for (const Combo& c : legal)
+    if (mask_of(c) == hand) return play_move(seat, c);  // going out
+  std::vector<Move> options;
+  auto add = [&](const Move& m) {
+    for (const Move& o : options)
+      if (o.is_pass == m.is_pass && (m.is_pass || mask_of(o.combo) == mask_of(m.combo))) return;
+    options.push_back(m);
+  };
+  add(standard_move(r));
+  if (r.can_pass()) add(pass_move(seat));
+  for (const Combo& c : plan_hand(hand, rules).combos)
+    for (const Combo& l : legal)
+      if (mask_of(l) == mask_of(c)) add(play_move(seat, l));
+  for (int size : {1, 2, 3, 5}) {
+    const Combo* lo = nullptr;
+    const Combo* hi = nullptr;
+    for (const Combo& c : legal) {
+      if (c.size != size) continue;
+      if (!lo || c.strength < lo->strength) lo = &c;
+      if (!hi || c.strength > hi->strength) hi = &c;
+    }
+    if (lo) add(play_move(seat, *lo));
+    if (hi) add(play_move(seat, *hi));
+  }
+  if (options.size() == 1) return options[0];
+
+  std::array<CardMask, kMaxPlayers> hands{};
+  for (int s = 0; s < r.players(); ++s) hands[static_cast<std::size_t>(s)] = r.hand(s);
+  const Round base = r.with_hands(hands);
+  int unseen[kDeckSize];
+  int n_unseen = 0;
+  for (CardMask m = kDeck & ~hand & ~r.played(); m; m &= m - 1) unseen[n_unseen++] = __builtin_ctzll(m);
+  std::vector<double> total(options.size(), 0.0);
+  for (int sample = 0; sample < kExpertSamples; ++sample) {
+    for (int i = n_unseen - 1; i > 0; --i) std::swap(unseen[i], unseen[rng.below(i + 1)]);
+    int next = 0;
+    for (int s = 0; s < r.players(); ++s) {
+      if (s == seat) continue;
+      CardMask h = 0;
+      for (int k = 0; k < r.count(s); ++k) h |= CardMask{1} << unseen[next++];
+      hands[static_cast<std::size_t>(s)] = h;
+    }
+    const Round world = base.with_hands(hands);
+    for (std::size_t i = 0; i < options.size(); ++i) {
+      Round w = world;
+      w.apply_legal(seat, options[i].is_pass ? nullptr : &options[i].combo);
+      while (!w.over()) {
+        const Move m = standard_move(w);
+        w.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
+      }
+      total[i] += w.scores()[static_cast<std::size_t>(seat)];
+    }
+  }
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < options.size(); ++i)
+    if (total[i] > total[best]) best = i;
+  return options[best];
+}
+
 }  // namespace
 
 Move bot_move(const Round& round, BotLevel level, SplitMix64& rng) {
@@ -409,6 +481,8 @@ Move bot_move(const Round& round, BotLevel level, SplitMix64& rng) {
       return random_move(round, rng);
     case BotLevel::kBeginner:
       return beginner_move(round);
+    case BotLevel::kExpert:
+      return expert_move(round, rng);
     case BotLevel::kStandard:
       break;
   }

@@ -87,6 +87,15 @@ Round::Round(const GameRules& rules, int players, std::uint64_t seed, int opener
   leader_ = turn_;
 }
 
+Round Round::with_hands(const std::array<CardMask, kMaxPlayers>& hands) const {
+  Round copy = *this;
+  copy.hands_ = hands;
+  copy.record_ = false;
+  copy.history_.clear();
+  copy.history_.shrink_to_fit();
+  return copy;
+}
+
 int Round::must_contain() const noexcept { return first_play_ ? lowest_ : -1; }
 
 int Round::next_holder(int seat) const noexcept {

@@ -21,6 +21,7 @@ int main() {
       {"4 beginner", {BotLevel::kBeginner, BotLevel::kBeginner, BotLevel::kBeginner, BotLevel::kBeginner}, 20000},
       {"4 standard", {BotLevel::kStandard, BotLevel::kStandard, BotLevel::kStandard, BotLevel::kStandard}, 5000},
       {"standard + 3 beginner", {BotLevel::kStandard, BotLevel::kBeginner, BotLevel::kBeginner, BotLevel::kBeginner}, 10000},
+      {"expert + 3 standard", {BotLevel::kExpert, BotLevel::kStandard, BotLevel::kStandard, BotLevel::kStandard}, 400},
   };
   for (const Case& c : cases) {
     std::vector<int> scores(static_cast<std::size_t>(c.rounds) * 4), winners(static_cast<std::size_t>(c.rounds));

@@ -151,8 +151,9 @@ int main() {
   const int rounds = short_run() ? 40 : 300;
   for (const GameRules& rules : rule_sets())
     for (int players = 2; players <= 4; ++players)
-      for (BotLevel level : {BotLevel::kRandom, BotLevel::kBeginner, BotLevel::kStandard})
-        test_rounds(rules, players, level, rounds);
+      for (BotLevel level : {BotLevel::kRandom, BotLevel::kBeginner, BotLevel::kStandard,
+                             BotLevel::kExpert})
+        test_rounds(rules, players, level, level == BotLevel::kExpert ? rounds / 40 : rounds);
   test_clearing_and_inheritance();
   return capsa_fast::testing::finish("test_banting_game");
 }

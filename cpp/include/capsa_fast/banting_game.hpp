@@ -101,6 +101,10 @@ class Round {
   }
   bool can_pass() const noexcept { return !over() && has_table_; }
 
+  // This position with the seats holding `hands` instead (same counts expected), for
+  // searches over what the other seats might hold. No history is kept.
+  Round with_hands(const std::array<CardMask, kMaxPlayers>& hands) const;
+
  private:
   int next_holder(int seat) const noexcept;  // next seat after `seat` that holds cards
   void finish_out(int seat);
@@ -126,10 +130,10 @@ class Round {
   std::vector<int> finishing_;
 };
 
-enum class BotLevel : std::uint8_t { kRandom, kBeginner, kStandard };
+enum class BotLevel : std::uint8_t { kRandom, kBeginner, kStandard, kExpert };
 
-// The move a bot would make for the seat to move. `rng` is used by kRandom only.
-// The move is always legal.
+// The move a bot would make for the seat to move; always legal. `rng` drives kRandom and
+// the samples of kExpert.
 Move bot_move(const Round& round, BotLevel level, SplitMix64& rng);
 
 // A hand split into combos by the standard bot (exposed for tests and tools).

@@ -30,7 +30,7 @@ CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 """Crockford base32: no I, L, O or U, so a code read aloud or copied by hand survives."""
 SEED_CHARS = 9
 SEED_BITS = 5 * SEED_CHARS
-BOT_LEVELS: tuple[str, ...] = ("random", "beginner", "standard")
+BOT_LEVELS: tuple[str, ...] = ("random", "beginner", "standard", "expert")
 GAME_CODES: tuple[str, ...] = ("ROUND_OVER", "NOT_YOUR_TURN")
 """Refusals a round adds in front of the rules engine's codes (checked in this order)."""
 
@@ -349,15 +349,18 @@ class Game:
         return self.move(seat, "pass")
 
     def bot_play(self, seat: int, level: str = "standard") -> Move:
-        """Let a bot (``random``, ``beginner`` or ``standard``) make the seat's move."""
+        """Let a bot make the seat's move: ``random``, ``beginner``, ``standard`` or ``expert``
+        (which tries its candidate moves on sampled deals of the unseen cards; about a
+        millisecond a move)."""
         self._bot_check(seat, level)
         seat_, combo = self._r.bot_move(level, True)
         return Move(seat_, combo)
 
-    def hint(self, seat: int) -> Move:
-        """The move the standard bot would make for ``seat``; nothing changes."""
-        self._bot_check(seat, "standard")
-        seat_, combo = self._r.bot_move("standard", False)
+    def hint(self, seat: int, level: str = "standard") -> Move:
+        """The move the bot of ``level`` (the standard bot by default) would make for
+        ``seat``; nothing changes, the random bots' dice included."""
+        self._bot_check(seat, level)
+        seat_, combo = self._r.bot_move(level, False)
         return Move(seat_, combo)
 
     def _bot_check(self, seat: int, level: str) -> None:
