@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from capsa_fast import banting, format_cards
-from flask import Response, after_this_request, request
 
 from api.banting_schemas import (
     DECK_SIZE,
@@ -31,14 +30,10 @@ from api.banting_schemas import (
 from api.cards import canonical, card_ids
 from api.common import engine, read_rules, refuse
 from api.errors import FieldErrors
+from api.language import message_language
 from api.routing import ModelBlueprint
 
 bp = ModelBlueprint("banting", __name__, url_prefix="/v1/banting", tag="banting")
-
-
-DEFAULT_LANGUAGE = "en"
-# ISO 639 withdrew "in" for Indonesian in 1989, but some platforms (old Java) still send it.
-_LANGUAGE_ALIASES = {"in": "id"}
 
 
 # --- input helpers ------------------------------------------------------------------------
@@ -93,33 +88,6 @@ def _combo(combo: Any) -> BantingCombo:
     return BantingCombo(kind=combo.kind, cards=format_cards(list(combo.cards)), label=combo.label)
 
 
-def _language() -> str:
-    """The best of ``banting.LANGUAGES`` for the request's Accept-Language (RFC 9110 12.5.4).
-
-    Ranges are tried by descending quality; a range matches on its primary subtag, so
-    "id-ID" picks Indonesian; q=0 excludes; "*" or nothing usable gives English.
-    """
-    ranked = sorted(request.accept_languages, key=lambda item: -item[1])
-    for value, quality in ranked:
-        if quality <= 0:
-            continue
-        if value == "*":
-            return DEFAULT_LANGUAGE
-        primary = value.replace("_", "-").split("-", 1)[0].lower()
-        primary = _LANGUAGE_ALIASES.get(primary, primary)
-        if primary in banting.LANGUAGES:
-            return primary
-    return DEFAULT_LANGUAGE
-
-
-def _content_language(language: str) -> None:
-    @after_this_request
-    def add_headers(response: Response) -> Response:
-        response.headers["Content-Language"] = language
-        response.vary.add("Accept-Language")
-        return response
-
-
 # --- routes -------------------------------------------------------------------------------
 
 
@@ -141,8 +109,7 @@ def classify(body: ClassifyRequest) -> ClassifyResponse:
     combo = engine(lambda: banting.classify(cards, rules), "cards")
     if combo is not None:
         return ClassifyResponse(combo=_combo(combo), reason=None)
-    language = _language()
-    _content_language(language)
+    language = message_language()
     reason = engine(lambda: banting.why_not(cards, rules, lang=language), "cards")
     code, message = reason or ("NOT_A_COMBO", "not a combo")
     return ClassifyResponse(combo=None, reason=ComboReason(code=code, message=message))
@@ -200,8 +167,7 @@ def validate(body: ValidateRequest) -> ValidateResponse:
     assert rules is not None
     _table_combo(table, rules)
 
-    language = _language()
-    _content_language(language)
+    language = message_language()
     verdict = engine(
         lambda: banting.validate(
             hand,

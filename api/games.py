@@ -20,7 +20,6 @@ from typing import Any
 from capsa_fast import banting, format_cards
 from flask import Flask, Response, after_this_request, current_app, g, request, url_for
 
-from api.banting import _content_language, _language
 from api.banting_schemas import DECK_SIZE, PASS
 from api.cards import card_ids
 from api.common import engine, read_rules, refuse
@@ -50,6 +49,7 @@ from api.games_schemas import (
     RoundResult,
     TableCombo,
 )
+from api.language import message_language
 from api.routing import ModelBlueprint
 
 bp = ModelBlueprint("banting_games", __name__, url_prefix="/v1/banting/games", tag="banting-games")
@@ -328,8 +328,7 @@ def move(body: MoveRequest, game_id: str) -> GameView:
             raise refuse("play", f"Expected 0 to {DECK_SIZE} cards, got {len(body.play)}.")
         play = card_ids(body.play, "play", errors)
         errors.raise_if_any()
-    language = _language()
-    _content_language(language)
+    language = message_language()
 
     game = replay(record)
     verdict = game.validate(seat, play, lang=language)

@@ -55,12 +55,6 @@ Rules make_rules(const std::string& suit_order, const std::vector<int>& straight
   return r;
 }
 
-CardMask mask_from(const std::vector<int>& ids) {
-  CardMask m = 0;
-  for (int c : ids) m |= CardMask{1} << c;
-  return m;
-}
-
 py::list combo_cards(const Combo& c) {
   py::list out(c.size);
   for (std::size_t i = 0; i < c.size; ++i) out[i] = static_cast<int>(c.cards[i]);
@@ -93,7 +87,7 @@ Combo classify_py(py::handle cards, const Rules& rules, Code* why) {
 CardMask hand_mask(py::handle hand) {
   const std::vector<int> ids = cards_from(hand);
   if (ids.empty()) throw std::invalid_argument("a hand holds 1 to 52 cards, got 0");
-  return mask_from(ids);
+  return card_mask(ids);
 }
 
 int must_contain(CardMask hand, const Rules& rules, bool first_play) {
@@ -136,7 +130,7 @@ BatchInput batch_input(const HandRows& hands, py::handle table, const Rules& rul
   in.has_table = !table.is_none();
   if (in.has_table) {
     in.table = table_combo(table, rules, 0);
-    const CardMask tm = mask_from(cards_from(table));
+    const CardMask tm = card_mask(cards_from(table));
     for (std::size_t i = 0; i < n; ++i) {
       if (in.masks[i] & tm) {
         throw std::invalid_argument("row " + std::to_string(i) + ": holds a card that is on the table");
@@ -203,11 +197,7 @@ void bind_banting(py::module_& m) {
       .def("__eq__", [](const Combo& a, const Combo& b) {
         return a.kind == b.kind && a.size == b.size && a.cards == b.cards;
       })
-      .def("__hash__", [](const Combo& c) {
-        CardMask m = 0;
-        for (std::size_t i = 0; i < c.size; ++i) m |= CardMask{1} << c.cards[i];
-        return static_cast<py::ssize_t>(m);
-      });
+      .def("__hash__", [](const Combo& c) { return static_cast<py::ssize_t>(c.mask()); });
 
   m.def(
       "banting_classify",

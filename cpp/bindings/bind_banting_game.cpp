@@ -181,9 +181,7 @@ void bind_banting_game(py::module_& m) {
   }, py::arg("seed"));
   m.def("banting_sim_round_seed", &sim_round_seed, py::arg("seed"), py::arg("g"));
   m.def("banting_plan", [](py::handle hand, const Rules& rules) {
-    CardMask mask = 0;
-    for (int c : cards_from(hand)) mask |= CardMask{1} << c;
-    const Plan plan = plan_hand(mask, rules);
+    const Plan plan = plan_hand(card_mask(cards_from(hand)), rules);
     return py::make_tuple(plan.combos, plan.cost);
   }, py::arg("hand"), py::arg("rules"));
   m.def(

@@ -16,12 +16,6 @@ namespace {
 
 constexpr CardMask kDeck = (CardMask{1} << kDeckSize) - 1;
 
-CardMask mask_of(const Combo& c) noexcept {
-  CardMask m = 0;
-  for (std::size_t i = 0; i < c.size; ++i) m |= CardMask{1} << c.cards[i];
-  return m;
-}
-
 int top_rank(const Combo& c) noexcept { return big_two_rank(c.cards[c.size - 1u]); }
 
 // How hard a combo is to beat, 0 (a lone 3) .. 1 (a straight flush). Reads the five-card
@@ -121,7 +115,7 @@ struct Five {
 void add_five(std::vector<Five>& out, const int* cs, const Rules& rules) {
   const Combo c = classify(cs, 5, rules);
   if (c.kind == Kind::kNone) return;
-  const CardMask m = mask_of(c);
+  const CardMask m = c.mask();
   for (const Five& f : out)
     if (f.mask == m) return;
   out.push_back(Five{m, c, weight(c, rules)});
@@ -304,7 +298,7 @@ struct Standard {
     const int must = r.must_contain();
     if (must >= 0) {
       for (const Combo& c : plan.combos)
-        if (mask_of(c) >> must & 1) return play_move(seat, c);
+        if (c.mask() >> must & 1) return play_move(seat, c);
     }
     if (plan.combos.size() == 1) return play_move(seat, plan.combos[0]);
     std::vector<const Combo*> weak, strong;
@@ -374,7 +368,7 @@ struct Standard {
     for (const Combo& c : legal) {
       if (c.size != table.size && !danger) continue;  // bombs only when it matters
       if (++tried > 12) break;
-      const double gain = plan.cost - plan_hand(hand & ~mask_of(c), rules).cost;
+      const double gain = plan.cost - plan_hand(hand & ~c.mask(), rules).cost;
       if (gain > best_gain + 1e-9 || (gain > best_gain - 1e-9 && best && c.strength < best->strength)) {
         best_gain = gain;
         best = &c;
@@ -392,7 +386,7 @@ Move standard_move(const Round& r) {
   if (legal.empty()) return pass_move(seat);
   const CardMask hand = r.hand(seat);
   for (const Combo& c : legal)
-    if (mask_of(c) == hand) return play_move(seat, c);  // going out
+    if (c.mask() == hand) return play_move(seat, c);  // going out
   // Weakest first, so ties in the searches below go to the cheaper play.
   std::sort(legal.begin(), legal.end(), [](const Combo& a, const Combo& b) {
     return a.size != b.size ? a.size < b.size : a.strength < b.strength;
@@ -415,18 +409,18 @@ Move expert_move(const Round& r, SplitMix64& rng) {
   r.for_each_legal([&](const Combo& c) { legal.push_back(c); });
   if (legal.empty()) return pass_move(seat);
   for (const Combo& c : legal)
-    if (mask_of(c) == hand) return play_move(seat, c);  // going out
+    if (c.mask() == hand) return play_move(seat, c);  // going out
   std::vector<Move> options;
   auto add = [&](const Move& m) {
     for (const Move& o : options)
-      if (o.is_pass == m.is_pass && (m.is_pass || mask_of(o.combo) == mask_of(m.combo))) return;
+      if (o.is_pass == m.is_pass && (m.is_pass || o.combo.mask() == m.combo.mask())) return;
     options.push_back(m);
   };
   add(standard_move(r));
   if (r.can_pass()) add(pass_move(seat));
   for (const Combo& c : plan_hand(hand, rules).combos)
     for (const Combo& l : legal)
-      if (mask_of(l) == mask_of(c)) add(play_move(seat, l));
+      if (l.mask() == c.mask()) add(play_move(seat, l));
   for (int size : {1, 2, 3, 5}) {
     const Combo* lo = nullptr;
     const Combo* hi = nullptr;

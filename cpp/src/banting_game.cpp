@@ -35,12 +35,6 @@ int highest_card(CardMask hand, const Rules& rules) noexcept {
   return best;
 }
 
-CardMask combo_mask(const Combo& c) noexcept {
-  CardMask m = 0;
-  for (std::size_t i = 0; i < c.size; ++i) m |= CardMask{1} << c.cards[i];
-  return m;
-}
-
 }  // namespace
 
 Round::Round(const GameRules& rules, int players, std::uint64_t seed, int opener,
@@ -149,7 +143,7 @@ void Round::apply_legal(int seat, const Combo* play) {
   const unsigned bit = 1u << seat;
   if (record_) history_.push_back(Move{seat, play == nullptr, play ? *play : Combo{}});
   if (play) {
-    const CardMask m = combo_mask(*play);
+    const CardMask m = play->mask();
     hands_[static_cast<std::size_t>(seat)] &= ~m;
     played_ |= m;
     table_ = *play;

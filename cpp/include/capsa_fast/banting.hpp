@@ -65,6 +65,9 @@ inline int single_order(int card, const Rules& r) noexcept {
   return big_two_rank(card) * 4 + r.suit_rank[static_cast<std::size_t>(suit_of(card))];
 }
 
+// A card set as a 52-bit mask (bit = card id).
+using CardMask = std::uint64_t;
+
 // A classified combo. `strength` orders combos of the same kind group under one rule set:
 // for equal sizes a larger strength beats a smaller one and equal strengths tie. Cards are
 // sorted low to high in Big Two order.
@@ -76,6 +79,11 @@ struct Combo {
 
   bool is_bomb() const noexcept {
     return kind == Kind::kFourOfAKind || kind == Kind::kStraightFlush;
+  }
+  CardMask mask() const noexcept {
+    CardMask m = 0;
+    for (std::size_t i = 0; i < size; ++i) m |= CardMask{1} << cards[i];
+    return m;
   }
 };
 
@@ -92,9 +100,6 @@ bool comparable(const Combo& a, const Combo& b, const Rules& rules) noexcept;
 
 // 1, 0 or -1. Contract: comparable(a, b).
 int compare(const Combo& a, const Combo& b, const Rules& rules) noexcept;
-
-// A card set as a 52-bit mask (bit = card id).
-using CardMask = std::uint64_t;
 
 // The lowest card of a non-empty set in Big Two order.
 int lowest_card(CardMask hand, const Rules& rules) noexcept;

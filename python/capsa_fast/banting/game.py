@@ -330,14 +330,14 @@ class Game:
         """Judge a move (cards, or ``"pass"``) without making it."""
         ids = _play_ids(play)
         code, combo, lowest = self._r.check(seat, ids)
-        return self._judgement(seat, ids, code, combo, lowest, lang)
+        return self._verdict(seat, ids, code, combo, lowest, lang)
 
     def move(self, seat: int, play: Any) -> Move:
         """Make a move (cards, or ``"pass"``); IllegalPlay (state unchanged) if refused."""
         ids = _play_ids(play)
         code, combo, lowest = self._r.apply(seat, ids)
         if code != "OK":  # nothing changed, so the message reads the same position
-            raise IllegalPlay(code, self._judgement(seat, ids, code, combo, lowest, "en").message)
+            raise IllegalPlay(code, self._verdict(seat, ids, code, combo, lowest, "en").message)
         return Move(seat, combo)
 
     def play(self, seat: int, cards: Any) -> Move:
@@ -378,7 +378,7 @@ class Game:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise ValueError(f"seat must be 0..{self.players - 1}, got {seat!r}")
 
-    def _judgement(
+    def _verdict(
         self,
         seat: int,
         ids: list[int] | None,
