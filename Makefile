@@ -5,9 +5,11 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-HOST ?= 127.0.0.1
-PORT ?= 8000
-WORKERS ?= 2
+# The server's settings: make variables, else the CAPSA_FAST_* environment, else defaults
+# (api/gunicorn_conf.py reads the environment; the README lists every variable).
+HOST ?= $(or $(CAPSA_FAST_HOST),127.0.0.1)
+PORT ?= $(or $(CAPSA_FAST_PORT),8000)
+WORKERS ?= $(or $(CAPSA_FAST_WORKERS),2)
 
 DEPS_STAMP := $(VENV)/.deps-stamp
 BUILD_STAMP := $(VENV)/.build-stamp
@@ -37,7 +39,8 @@ $(BUILD_STAMP): $(DEPS_STAMP) $(CORE_SOURCES)
 install: $(BUILD_STAMP)
 
 run: install
-	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'api:create_app()'
+	CAPSA_FAST_HOST=$(HOST) CAPSA_FAST_PORT=$(PORT) CAPSA_FAST_WORKERS=$(WORKERS) \
+		$(BIN)/gunicorn -c python:api.gunicorn_conf 'api:create_app()'
 
 lint: $(DEPS_STAMP)
 	$(BIN)/ruff check .

@@ -1,39 +1,42 @@
 """HTTP JSON API over capsa_fast.
 
-Production: ``gunicorn 'api:create_app()'``. Development: ``flask --app api run``.
+Production: ``gunicorn -c python:api.gunicorn_conf 'api:create_app()'`` (what ``make run``
+starts). Development: ``flask --app api run``. Settings: ``api.settings``.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import banting, games, meta, poker, susun
+from api import access_log, banting, games, meta, poker, rate_limit, settings, susun
 from api.errors import register_error_handlers
-from api.schemas import DEFAULT_MAX_BATCH_HANDS
 
 __all__ = ["DEFAULT_CONFIG", "create_app"]
 
-DEFAULT_CONFIG: dict[str, Any] = {
-    # Request bodies above this get a 413. A 100,000-hand batch of 7 cards is about 4.4 MB
-    # of compact JSON and under 8 MB with spaces or \u2660-escaped suits, so 16 MiB fits it.
-    "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,
-    # Most hands one /v1/evaluate/batch request may carry.
-    "MAX_BATCH_HANDS": DEFAULT_MAX_BATCH_HANDS,
-    # "GAMES_DB": the SQLite file of the Banting game sessions. Default: the environment
-    # variable CAPSA_FAST_GAMES_DB, else games.sqlite3 in the app's instance folder.
-}
+# Every setting's default (api.settings documents each); GAMES_DB defaults to the instance
+# folder, resolved per app.
+DEFAULT_CONFIG: dict[str, Any] = settings.defaults()
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app; ``config`` overrides :data:`DEFAULT_CONFIG` and Flask's defaults."""
+    """Build the app: :data:`DEFAULT_CONFIG`, then ``CAPSA_FAST_*`` environment variables,
+    then ``config``. A setting that does not parse raises ValueError naming it."""
     app = Flask(__name__, static_folder=None)
     app.config.from_mapping(DEFAULT_CONFIG)
-    app.config["GAMES_DB"] = games.default_games_db(app)
+    app.config["GAMES_DB"] = os.path.join(app.instance_path, "games.sqlite3")
+    app.config.from_mapping(settings.from_environment())
     if config:
         app.config.from_mapping(config)
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
+    access_log.init_app(app)  # first, so it times and ids every request, refused ones too
+    rate_limit.init_app(app)
     register_error_handlers(app)
     app.register_blueprint(meta.bp)
     app.register_blueprint(poker.bp)

@@ -96,6 +96,7 @@ def _combo(combo: Any) -> BantingCombo:
     request_model=ClassifyRequest,
     response_model=ClassifyResponse,
     summary="Name the combo some cards form",
+    example={"cards": ["3d", "4c", "5h", "6s", "7d"]},
 )
 def classify(body: ClassifyRequest) -> ClassifyResponse:
     """The combo the cards form under the rules, or null with the reason (NOT_A_COMBO or
@@ -120,6 +121,7 @@ def classify(body: ClassifyRequest) -> ClassifyResponse:
     request_model=CompareRequest,
     response_model=CompareResponse,
     summary="Compare two combos",
+    example={"a": ["9c", "9h"], "b": ["9d", "9s"]},
 )
 def compare(body: CompareRequest) -> CompareResponse:
     """1 if a beats b, -1 if b beats a, 0 if equal. Cards that are no combo, or combos that
@@ -146,6 +148,7 @@ def compare(body: CompareRequest) -> CompareResponse:
     request_model=ValidateRequest,
     response_model=ValidateResponse,
     summary="Judge one play",
+    example={"hand": ["3d", "5c", "5h", "Kd", "2s"], "play": ["5c", "5h"], "table": ["4c", "4s"]},
 )
 def validate(body: ValidateRequest) -> ValidateResponse:
     """Whether the play (cards, or 'pass') is allowed from the hand against the table.
@@ -193,6 +196,7 @@ def validate(body: ValidateRequest) -> ValidateResponse:
     request_model=LegalPlaysRequest,
     response_model=LegalPlaysResponse,
     summary="List every legal play",
+    example={"hand": ["3d", "5c", "5h", "Kd", "2s"], "table": ["4c"], "limit": 10},
 )
 def legal_plays(body: LegalPlaysRequest) -> LegalPlaysResponse:
     """Every distinct legal play from the hand (passing excluded): leading when there is no
@@ -220,6 +224,7 @@ def legal_plays(body: LegalPlaysRequest) -> LegalPlaysResponse:
     request_model=ScoreRequest,
     response_model=ScoreResponse,
     summary="Score a finished round",
+    example={"cards_left": [0, 3, 9, 13]},
 )
 def score(body: ScoreRequest) -> ScoreResponse:
     """Points per player from the cards each holds when the round ends (zero-sum): each loser

@@ -69,7 +69,11 @@ _SETTING_SCHEMAS: dict[str, dict[str, Any]] = {
         ),
         "items": {
             "type": "array",
-            "items": {"type": "integer"},
+            "prefixItems": [
+                {"type": "integer", "minimum": 1, "maximum": 13},
+                {"type": "integer", "minimum": 0, "maximum": 1000},
+            ],
+            "items": False,
             "minItems": 2,
             "maxItems": 2,
         },

@@ -25,9 +25,10 @@ import os
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from capsa_fast import banting
@@ -37,7 +38,12 @@ GAME_ID_BYTES = 16
 TOKEN_BYTES = 32
 # How long a writer waits for another's transaction before SQLite reports "locked".
 BUSY_TIMEOUT_SECONDS = 10.0
-SCHEMA_VERSION = 1  # PRAGMA user_version, for future migrations
+SCHEMA_VERSION = 2  # PRAGMA user_version; 2 added expires_at
+# Defaults of how long games are kept after their last move (the app passes its settings).
+FINISHED_GAME_TTL = 24 * 60 * 60
+IDLE_GAME_TTL = 7 * 24 * 60 * 60
+# A store deletes expired rows at most this often (per process), on a write.
+PURGE_INTERVAL_SECONDS = 60.0
 
 PASS = "pass"
 # A stored move: [seat, [card ids as played]] or [seat, "pass"].
@@ -53,9 +59,11 @@ CREATE TABLE IF NOT EXISTS banting_games (
     token_hashes TEXT NOT NULL,   -- JSON: {"0": sha256 hex of the seat's token, ...}
     rounds TEXT NOT NULL,         -- JSON: [{"code": ..., "moves": [StoredMove, ...]}, ...]
     created_at TEXT NOT NULL,     -- ISO 8601, UTC
-    updated_at TEXT NOT NULL
+    updated_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL      -- ISO 8601, UTC: after this the game is gone (404)
 ) STRICT
 """
+_INDEX = "CREATE INDEX IF NOT EXISTS banting_games_expiry ON banting_games (expires_at)"
 _COLUMNS = "id, version, players, rules, bots, token_hashes, rounds, created_at, updated_at"
 
 
@@ -77,8 +85,11 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+def now(offset_seconds: float = 0.0) -> str:
+    """The time (plus ``offset_seconds``) as stored: ISO 8601 in UTC, milliseconds, so
+    that stored times compare correctly as text."""
+    moment = datetime.now(UTC) + timedelta(seconds=offset_seconds)
+    return moment.isoformat(timespec="milliseconds")
 
 
 def rules_settings(rules: banting.Rules) -> dict[str, Any]:
@@ -117,6 +128,8 @@ class GameRecord:
     version: int = 1
     created_at: str = field(default_factory=now)
     updated_at: str = ""
+    # Whether the current round is over: such a game expires sooner (FINISHED_GAME_TTL).
+    round_over: bool = False
 
     def __post_init__(self) -> None:
         if not self.updated_at:
@@ -226,12 +239,26 @@ def _rounds_json(record: GameRecord) -> str:
 
 
 class GameStore:
-    """Matches in one SQLite file; the schema is created on first use."""
+    """Matches in one SQLite file; the schema is created on first use.
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    A game expires ``finished_ttl`` seconds after its last move when its round is over, else
+    ``idle_ttl`` seconds after it: from then on :meth:`load` does not find it, and writes
+    delete expired rows now and then (at most every :data:`PURGE_INTERVAL_SECONDS`).
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        finished_ttl: float = FINISHED_GAME_TTL,
+        idle_ttl: float = IDLE_GAME_TTL,
+    ) -> None:
         self.path = os.fspath(path)
+        self.finished_ttl = finished_ttl
+        self.idle_ttl = idle_ttl
         self._ready = False
         self._ready_lock = threading.Lock()
+        self._next_purge = 0.0
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -256,18 +283,31 @@ class GameStore:
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
             try:
                 conn.execute("PRAGMA journal_mode = WAL")  # stored in the file: set once
+                conn.execute("BEGIN IMMEDIATE")  # one process creates or migrates at a time
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                if version == 1:
+                    # Version 1 had no expiry: its games get the idle lifetime from now.
+                    conn.execute(
+                        "ALTER TABLE banting_games ADD COLUMN expires_at TEXT NOT NULL DEFAULT ''"
+                    )
+                    conn.execute("UPDATE banting_games SET expires_at = ?", (now(self.idle_ttl),))
                 conn.execute(_SCHEMA)
-                if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
-                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                conn.execute(_INDEX)
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                conn.execute("COMMIT")
             finally:
                 conn.close()
             self._ready = True
+
+    def _expires_at(self, record: GameRecord) -> str:
+        return now(self.finished_ttl if record.round_over else self.idle_ttl)
 
     def create(self, record: GameRecord) -> None:
         """Insert a new match (its id must be new)."""
         with self._connect() as conn:
             conn.execute(
-                f"INSERT INTO banting_games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO banting_games ({_COLUMNS}, expires_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     record.id,
                     record.version,
@@ -278,13 +318,17 @@ class GameStore:
                     _rounds_json(record),
                     record.created_at,
                     record.updated_at,
+                    self._expires_at(record),
                 ),
             )
+        self._purge_now_and_then()
 
     def load(self, game_id: str) -> GameRecord | None:
+        """The match, or None when there is none by that id or it has expired."""
         with self._connect() as conn:
             row = conn.execute(
-                f"SELECT {_COLUMNS} FROM banting_games WHERE id = ?", (game_id,)
+                f"SELECT {_COLUMNS} FROM banting_games WHERE id = ? AND expires_at > ?",
+                (game_id, now()),
             ).fetchone()
         return None if row is None else _from_row(row)
 
@@ -295,12 +339,37 @@ class GameStore:
         updated_at = now()
         with self._connect() as conn:
             saved = conn.execute(
-                "UPDATE banting_games SET rounds = ?, version = version + 1, updated_at = ? "
-                "WHERE id = ? AND version = ?",
-                (_rounds_json(record), updated_at, record.id, record.version),
+                "UPDATE banting_games SET rounds = ?, version = version + 1, updated_at = ?, "
+                "expires_at = ? WHERE id = ? AND version = ?",
+                (
+                    _rounds_json(record),
+                    updated_at,
+                    self._expires_at(record),
+                    record.id,
+                    record.version,
+                ),
             ).rowcount
         if saved != 1:
             return False
         record.version += 1
         record.updated_at = updated_at
+        self._purge_now_and_then()
         return True
+
+    def purge_expired(self) -> int:
+        """Delete every expired game; returns how many."""
+        with self._connect() as conn:
+            return conn.execute(
+                "DELETE FROM banting_games WHERE expires_at <= ?", (now(),)
+            ).rowcount
+
+    def _purge_now_and_then(self) -> None:
+        clock = time.monotonic()
+        if clock >= self._next_purge:
+            self._next_purge = clock + PURGE_INTERVAL_SECONDS
+            self.purge_expired()
+
+    def check(self) -> None:
+        """Raise (sqlite3.Error, OSError) unless the store can be opened and read."""
+        with self._connect() as conn:
+            conn.execute("SELECT id FROM banting_games LIMIT 1").fetchall()

@@ -54,26 +54,26 @@ from api.routing import ModelBlueprint
 
 bp = ModelBlueprint("banting_games", __name__, url_prefix="/v1/banting/games", tag="banting-games")
 
-GAMES_DB_ENV = "CAPSA_FAST_GAMES_DB"
 _STORE_KEY = "capsa_fast_api.game_store"
 # Statuses the routes of one game answer besides those of a body.
 _GAME_PROBLEMS = (401, 403, 404)
 CONFLICT_DETAIL = "The game changed while your move was being made; fetch it and try again."
 
 
-def default_games_db(app: Flask) -> str:
-    """``$CAPSA_FAST_GAMES_DB``, else ``games.sqlite3`` in the app's instance folder (created
-    with the database, on first use)."""
-    return os.environ.get(GAMES_DB_ENV) or os.path.join(app.instance_path, "games.sqlite3")
+def store(app: Flask) -> GameStore:
+    """The app's session store, as its GAMES_DB, FINISHED_GAME_TTL and IDLE_GAME_TTL say."""
+    config = app.config
+    path = os.fspath(config["GAMES_DB"])
+    ttls = (float(config["FINISHED_GAME_TTL"]), float(config["IDLE_GAME_TTL"]))
+    found: GameStore | None = app.extensions.get(_STORE_KEY)
+    if found is None or found.path != path or (found.finished_ttl, found.idle_ttl) != ttls:
+        found = GameStore(path, finished_ttl=ttls[0], idle_ttl=ttls[1])
+        app.extensions[_STORE_KEY] = found
+    return found
 
 
 def _store() -> GameStore:
-    path = os.fspath(current_app.config["GAMES_DB"])
-    store: GameStore | None = current_app.extensions.get(_STORE_KEY)
-    if store is None or store.path != path:
-        store = GameStore(path)
-        current_app.extensions[_STORE_KEY] = store
-    return store
+    return store(current_app)
 
 
 # --- authentication -----------------------------------------------------------------------
@@ -197,7 +197,8 @@ def view(record: GameRecord, game: banting.Game, seat: int) -> GameView:
     )
 
 
-def _save(record: GameRecord) -> None:
+def _save(record: GameRecord, game: banting.Game) -> None:
+    record.round_over = game.over
     if not _store().save(record):
         raise ApiProblem(409, CONFLICT_DETAIL, code="CONFLICT")
 
@@ -228,6 +229,7 @@ def _bot_seats(body: CreateGameRequest, players: int, errors: FieldErrors) -> di
     response_model=GameCreated,
     status=201,
     summary="Start a Banting match",
+    example={"players": 4, "bots": {"1": "standard", "2": "standard", "3": "standard"}},
 )
 def create_game(body: CreateGameRequest) -> GameCreated:
     """Deal the first round of a new match and let the bots move up to the first human turn.
@@ -264,6 +266,7 @@ def create_game(body: CreateGameRequest) -> GameCreated:
         rounds=[RoundRecord(game.code)],
     )
     play_bots(record, game)
+    record.round_over = game.over
     _store().create(record)
 
     location = url_for(".game", game_id=record.id)
@@ -306,6 +309,7 @@ def game(game_id: str) -> GameView:
     request_model=MoveRequest,
     response_model=GameView,
     summary="Play cards or pass",
+    example={"play": "pass"},
     problems=(*_GAME_PROBLEMS, 409),
     bearer_auth=True,
 )
@@ -336,7 +340,7 @@ def move(body: MoveRequest, game_id: str) -> GameView:
         raise ApiProblem(409, verdict.message, code=verdict.code)
     record.record(game.move(seat, play))
     play_bots(record, game)
-    _save(record)
+    _save(record, game)
     return view(record, game, seat)
 
 
@@ -345,6 +349,7 @@ def move(body: MoveRequest, game_id: str) -> GameView:
     request_model=NextRoundRequest,
     response_model=GameView,
     summary="Deal the next round of a match",
+    example={"code": "B4K7M2Q9XZ1"},
     problems=(*_GAME_PROBLEMS, 409),
     body_required=False,
     bearer_auth=True,
@@ -374,5 +379,5 @@ def next_round(body: NextRoundRequest, game_id: str) -> GameView:
     engine(lambda: game.next_round(code), "code")
     record.rounds.append(RoundRecord(game.code))
     play_bots(record, game)
-    _save(record)
+    _save(record, game)
     return view(record, game, seat)

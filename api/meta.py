@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import capsa_fast
 from flask import current_app
 from pydantic import Field
 
-from api import banting, susun
+from api import banting, games, susun
 from api.banting_schemas import PresetsResponse
+from api.errors import ApiProblem
 from api.openapi import build_openapi
 from api.routing import ModelBlueprint
 from api.schemas import Health, ResponseModel
@@ -27,10 +29,21 @@ class AllPresetsResponse(ResponseModel):
     susun: SusunPresetsResponse = Field(description="Capsa Susun presets.")
 
 
-@bp.json_get("/v1/health", response_model=Health, summary="Liveness check")
+@bp.json_get("/v1/health", response_model=Health, summary="Health check", problems=(503,))
 def health() -> Health:
-    """Answers 200 while the app can serve requests, with the engine's package version."""
-    return Health(status="ok", version=capsa_fast.__version__)
+    """200 while the app can serve requests: the engine is loaded and the game session store
+    can be opened and read. 503 (a problem naming the failed check) otherwise."""
+    try:
+        games.store(current_app).check()
+    except (sqlite3.Error, OSError) as exc:
+        current_app.logger.error("Health check: the session store failed: %r", exc)
+        raise ApiProblem(
+            503,
+            "The game session store cannot be read; see the server log.",
+            headers={"Retry-After": "10"},
+            code="SESSION_STORE_UNAVAILABLE",
+        ) from None
+    return Health(status="ok", version=capsa_fast.__version__, checks={"session_store": "ok"})
 
 
 @bp.json_get(

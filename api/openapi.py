@@ -10,12 +10,14 @@ from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from api.errors import PROBLEM_MIMETYPE, status_title
+from api.rate_limit import EXEMPT_PATHS
 from api.routing import ModelBlueprint, Operation
 from api.schemas import Problem
 
 OPENAPI_VERSION = "3.1.0"
 SCHEMA_REF = "#/components/schemas/{model}"
 BEARER_SCHEME = "bearerAuth"
+TOO_MANY_REQUESTS = 429  # any route but EXEMPT_PATHS, when the server sets a rate limit
 # Flask converters like <int:game_id> become OpenAPI templates like {game_id}.
 _RULE_VARIABLE = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
 
@@ -51,10 +53,24 @@ def build_openapi(app: Flask, *, title: str, version: str) -> dict[str, Any]:
     refs, definitions = models_json_schema(list(dict.fromkeys(wanted)), ref_template=SCHEMA_REF)
     problem_ref = refs[(Problem, "serialization")]
 
-    problem_statuses = sorted({s for _, op in operations.values() for s in op.problems})
+    problem_statuses = sorted(
+        {TOO_MANY_REQUESTS, *(s for _, op in operations.values() for s in op.problems)}
+    )
     responses = {
         _response_name(status): _problem_response(status_title(status), problem_ref)
         for status in problem_statuses
+    }
+    responses[_response_name(TOO_MANY_REQUESTS)] = {
+        **_problem_response(
+            "Over the server's per-client rate limit (only when one is set: RATELIMIT_DEFAULT).",
+            problem_ref,
+        ),
+        "headers": {
+            "Retry-After": {
+                "description": "Seconds until the limit lets this client through again.",
+                "schema": {"type": "string"},
+            }
+        },
     }
     responses[_response_name(None)] = _problem_response(
         "Any other error (404, 405, 500), as RFC 9457 problem details.", problem_ref
@@ -66,6 +82,8 @@ def build_openapi(app: Flask, *, title: str, version: str) -> dict[str, Any]:
         if found is None:
             continue  # e.g. Flask's static route
         bp, op = found
+        path = _RULE_VARIABLE.sub(r"{\1}", rule.rule)
+        problems = op.problems if path in EXEMPT_PATHS else (*op.problems, TOO_MANY_REQUESTS)
         if op.response_model is None:
             success_schema: dict[str, Any] = {"type": "object"}
         else:
@@ -81,7 +99,7 @@ def build_openapi(app: Flask, *, title: str, version: str) -> dict[str, Any]:
                 },
                 **{
                     str(status): {"$ref": f"#/components/responses/{_response_name(status)}"}
-                    for status in op.problems
+                    for status in sorted(problems)
                 },
                 "default": {"$ref": f"#/components/responses/{_response_name(None)}"},
             },
@@ -89,9 +107,12 @@ def build_openapi(app: Flask, *, title: str, version: str) -> dict[str, Any]:
         if op.description:
             operation["description"] = op.description
         if op.request_model is not None:
+            media: dict[str, Any] = {"schema": refs[(op.request_model, "validation")]}
+            if op.example is not None:
+                media["example"] = dict(op.example)
             operation["requestBody"] = {
                 "required": op.body_required,
-                "content": {"application/json": {"schema": refs[(op.request_model, "validation")]}},
+                "content": {"application/json": media},
             }
         if rule.arguments:
             operation["parameters"] = [
@@ -100,7 +121,6 @@ def build_openapi(app: Flask, *, title: str, version: str) -> dict[str, Any]:
             ]
         if op.bearer_auth:
             operation["security"] = [{BEARER_SCHEME: []}]
-        path = _RULE_VARIABLE.sub(r"{\1}", rule.rule)
         paths.setdefault(path, {})[op.method] = operation
 
     tags = sorted({bp.tag for bp, _ in operations.values()})

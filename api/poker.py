@@ -42,6 +42,7 @@ def _hand_fields(value: Any) -> dict[str, Any]:
     request_model=EvaluateRequest,
     response_model=EvaluateResponse,
     summary="Evaluate one poker hand",
+    example={"cards": ["As", "Ks", "Qs", "Js", "Ts", "2d", "3c"]},
 )
 def evaluate(body: EvaluateRequest) -> EvaluateResponse:
     """Category, strength and best five of 3, 5, 6 or 7 cards (6 and 7: best five of them)."""
@@ -57,6 +58,7 @@ def evaluate(body: EvaluateRequest) -> EvaluateResponse:
     request_model=BatchEvaluateRequest,
     response_model=BatchEvaluateResponse,
     summary="Evaluate many poker hands at once",
+    example={"hands": [["As", "Ah", "Kd", "Kc", "2s"], ["7h", "8h", "9h"]]},
 )
 def evaluate_batch(body: BatchEvaluateRequest) -> BatchEvaluateResponse:
     """Strength and category of each hand, in request order. Hand sizes may be mixed.
@@ -92,6 +94,7 @@ def evaluate_batch(body: BatchEvaluateRequest) -> BatchEvaluateResponse:
     request_model=ShowdownRequest,
     response_model=ShowdownResponse,
     summary="Settle a hold'em showdown",
+    example={"board": ["2c", "7d", "9h", "Jc", "Ks"], "players": [["As", "Ad"], ["Qh", "Th"]]},
 )
 def showdown(body: ShowdownRequest) -> ShowdownResponse:
     """Each player's best five of the board and their two hole cards, the winners, and the

@@ -42,6 +42,7 @@ class Operation:
     status: int = 200  # of a success
     body_required: bool = True
     bearer_auth: bool = False  # the route takes `Authorization: Bearer <token>`
+    example: Mapping[str, Any] | None = None  # a request body the route accepts
 
 
 class ModelBlueprint(Blueprint):
@@ -63,10 +64,13 @@ class ModelBlueprint(Blueprint):
         problems: tuple[int, ...] = (),
         body_required: bool = True,
         bearer_auth: bool = False,
+        example: Mapping[str, Any] | None = None,
     ) -> Callable[[Callable[..., ResponseT]], Callable[..., ResponseT]]:
         """Register a POST route; the handler receives the validated request model, then the
         rule's variables as keyword arguments. ``problems``: statuses the route answers
-        besides those of any body; ``body_required=False``: an empty body reads as ``{}``."""
+        besides those of any body; ``body_required=False``: an empty body reads as ``{}``;
+        ``example``: a body the route accepts, shown in the document (and sent by the
+        contract tests)."""
 
         def decorator(handler: Callable[..., ResponseT]) -> Callable[..., ResponseT]:
             @functools.wraps(handler)
@@ -89,6 +93,7 @@ class ModelBlueprint(Blueprint):
                     status=status,
                     body_required=body_required,
                     bearer_auth=bearer_auth,
+                    example=example,
                 ),
             )
             return handler

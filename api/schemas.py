@@ -33,11 +33,16 @@ class ResponseModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# What capsa_fast reads as one card, for the document (the routes check cards with the
+# package itself, so their errors name the bad token; pydantic does not apply the pattern).
+CARD_PATTERN = "^(10|[2-9TJQKAtjqka])[cdhsCDHS\u2660-\u2667]$"
+
 # Longer strings cannot be cards; the bound keeps error messages from echoing huge inputs.
 Card = Annotated[
     str,
     Field(
         max_length=16,
+        json_schema_extra={"pattern": CARD_PATTERN},
         description=(
             "A card: rank 2-9, T (or 10), J, Q, K, A and suit c, d, h, s (or ♣ ♦ ♥ ♠), "
             "any case. Responses use the canonical spelling, e.g. 'Ts'."
@@ -72,6 +77,9 @@ def _count_schema(lo: int, hi: int) -> dict[str, object]:
 class Health(ResponseModel):
     status: Literal["ok"]
     version: str = Field(description="capsa_fast package version.")
+    checks: dict[str, Literal["ok"]] = Field(
+        description="Each dependency checked and its state, e.g. {'session_store': 'ok'}."
+    )
 
 
 class EvaluateRequest(RequestModel):

@@ -72,6 +72,11 @@ def _alternative(arrangement: susun.Arrangement) -> SusunAlternative:
     request_model=SusunCheckRequest,
     response_model=SusunCheckResponse,
     summary="Judge an arrangement: fouls and bonus rows",
+    example={
+        "top": ["2c", "7d", "Ks"],
+        "middle": ["4h", "4s", "9c", "Jd", "Qh"],
+        "bottom": ["3s", "5s", "8s", "Ts", "As"],
+    },
 )
 def check(body: SusunCheckRequest) -> SusunCheckResponse:
     """Each row's category, strength and bonus value, whether the arrangement is fouled
@@ -113,6 +118,11 @@ def check(body: SusunCheckRequest) -> SusunCheckResponse:
     request_model=SusunArrangeRequest,
     response_model=SusunArrangeResponse,
     summary="Arrange 13 cards into three rows",
+    example={
+        "hand": ["2c", "7d", "Ks", "4h", "4s", "9c", "Jd", "Qh", "3s", "5s", "8s", "Ts", "As"],
+        "strategy": "ev",
+        "top_k": 2,
+    },
 )
 def arrange(body: SusunArrangeRequest) -> dict[str, Any]:
     """The best non-fouled arrangement under the strategy, found by walking all 72,072
@@ -144,6 +154,20 @@ def arrange(body: SusunArrangeRequest) -> dict[str, Any]:
     request_model=SusunScoreRequest,
     response_model=SusunScoreResponse,
     summary="Score a table of 2-4 players",
+    example={
+        "players": [
+            {
+                "top": ["2c", "7d", "Ks"],
+                "middle": ["4h", "4s", "9c", "Jd", "Qh"],
+                "bottom": ["3s", "5s", "8s", "Ts", "As"],
+            },
+            {
+                "top": ["Ac", "Ad", "3d"],
+                "middle": ["2d", "4d", "5d", "9d", "Td"],
+                "bottom": ["6c", "7c", "8c", "Jc", "Tc"],
+            },
+        ]
+    },
 )
 def score(body: SusunScoreRequest) -> SusunScoreResponse:
     """Net points per player (zero-sum) under the rules' scoring: rows won, bonus rows,

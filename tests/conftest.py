@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -12,8 +13,8 @@ from api import create_app
 
 
 @pytest.fixture
-def api_app() -> Iterator[Flask]:
-    yield create_app({"TESTING": True})
+def api_app(tmp_path: Path) -> Iterator[Flask]:
+    yield create_app({"TESTING": True, "GAMES_DB": str(tmp_path / "games.sqlite3")})
 
 
 @pytest.fixture

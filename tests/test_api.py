@@ -41,7 +41,11 @@ def evaluate(client: FlaskClient, cards: str | list[str]) -> dict[str, Any]:
 def test_health_reports_ok_and_package_version(api_client: FlaskClient) -> None:
     response = api_client.get("/v1/health")
     assert response.status_code == 200
-    assert response.get_json() == {"status": "ok", "version": capsa_fast.__version__}
+    assert response.get_json() == {
+        "status": "ok",
+        "version": capsa_fast.__version__,
+        "checks": {"session_store": "ok"},
+    }
 
 
 # --- /v1/evaluate -----------------------------------------------------------------------

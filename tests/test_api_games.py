@@ -24,8 +24,10 @@ from hypothesis import HealthCheck, given, settings
 
 from api import create_app
 from api.game_store import GameRecord, GameStore, RoundRecord, hash_token, replay
-from api.games import CONFLICT_DETAIL, GAMES_DB_ENV
+from api.games import CONFLICT_DETAIL
 from tests.api_helpers import all_refs, assert_problem, field_errors, json_bodies, resolve_ref
+
+GAMES_DB_ENV = "CAPSA_FAST_GAMES_DB"
 
 GAMES = "/v1/banting/games"
 THREE_BOTS = {"1": "standard", "2": "beginner", "3": "random"}
@@ -810,7 +812,7 @@ def test_openapi_documents_the_game_routes(client: FlaskClient) -> None:
         assert operation["parameters"] == [
             {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
         ]
-        expected = {"200", "401", "403", "404", "default"}
+        expected = {"200", "401", "403", "404", "429", "default"}
         if method == "post":
             expected |= {"400", "409", "413", "415", "422"}
         assert set(operation["responses"]) == expected

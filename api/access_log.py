@@ -1,0 +1,97 @@
+"""Structured access logs: one JSON object per request, on the ``capsa_fast.access`` logger.
+
+A line holds what an operator needs to follow a request and nothing a seat would not want
+shared: method, path (game ids included, never a query string, body or token), status,
+duration, response size, client address and a request id. The id comes from the client's
+``X-Request-Id`` when it is a short plain token, else it is made here; either way the
+response carries it back, so a client's report can be matched to the line.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+import sys
+import time
+from datetime import UTC, datetime
+
+from flask import Flask, Response, g, request
+
+LOGGER_NAME = "capsa_fast.access"
+REQUEST_ID_HEADER = "X-Request-Id"
+_CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+class JsonFormatter(logging.Formatter):
+    """A record as one JSON line: its ``fields`` (given as ``extra``) plus time and level."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+            **getattr(record, "fields", {}),
+        }
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False, separators=(",", ":"))
+
+
+def access_logger() -> logging.Logger:
+    """The access logger, writing JSON lines to stderr unless a handler was set up already
+    (by an embedding application or a test)."""
+    logger = logging.getLogger(LOGGER_NAME)
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(JsonFormatter())
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
+    return logger
+
+
+def request_id() -> str:
+    """This request's id (the client's when usable, else a new random one)."""
+    rid: str | None = g.get("request_id")
+    if rid is None:
+        given = request.headers.get(REQUEST_ID_HEADER, "")
+        rid = given if _CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(8)
+        g.request_id = rid
+    return rid
+
+
+def init_app(app: Flask) -> None:
+    """Time every request, give it an id, and (if ACCESS_LOG) log it when it is answered."""
+    logger = access_logger() if app.config.get("ACCESS_LOG", True) else None
+
+    @app.before_request
+    def _start() -> None:
+        g.started = time.perf_counter()
+        request_id()
+
+    @app.after_request
+    def _finish(response: Response) -> Response:
+        response.headers[REQUEST_ID_HEADER] = request_id()
+        if logger is not None:
+            started = g.get("started", time.perf_counter())
+            fields = {
+                "event": "request",
+                "method": request.method,
+                "path": request.path,
+                "status": response.status_code,
+                "duration_ms": round((time.perf_counter() - started) * 1000, 3),
+                "bytes": response.calculate_content_length(),
+                "client": request.remote_addr,
+                "request_id": request_id(),
+            }
+            logger.info(
+                "%s %s %s",
+                request.method,
+                request.path,
+                response.status_code,
+                extra={"fields": fields},
+            )
+        return response

@@ -1,0 +1,299 @@
+"""Operating the API: settings from the environment, limits, rate limiting, access logs,
+the health check, and the expiry of old games."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api import access_log, create_app, settings
+from api.game_store import GameRecord, GameStore, RoundRecord
+from api.games import store
+from tests.api_helpers import assert_problem
+
+BOTS = {"1": "standard", "2": "standard", "3": "standard"}
+
+
+def make_app(tmp_path: Path, **config: Any) -> Flask:
+    return create_app({"GAMES_DB": str(tmp_path / "games.sqlite3"), **config})
+
+
+# --- settings -----------------------------------------------------------------------------
+
+
+def test_every_setting_is_read_from_its_environment_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CAPSA_FAST_MAX_BODY_BYTES", "2048")
+    monkeypatch.setenv("CAPSA_FAST_MAX_BATCH_HANDS", "1_000")
+    monkeypatch.setenv("CAPSA_FAST_GAMES_DB", str(tmp_path / "env.sqlite3"))
+    monkeypatch.setenv("CAPSA_FAST_FINISHED_GAME_TTL", "60")
+    monkeypatch.setenv("CAPSA_FAST_IDLE_GAME_TTL", "3600")
+    monkeypatch.setenv("CAPSA_FAST_RATE_LIMIT", "5/second")
+    monkeypatch.setenv("CAPSA_FAST_RATE_LIMIT_STORAGE", "memory://")
+    monkeypatch.setenv("CAPSA_FAST_TRUSTED_PROXIES", "1")
+    monkeypatch.setenv("CAPSA_FAST_ACCESS_LOG", "off")
+    config = create_app().config
+    assert config["MAX_CONTENT_LENGTH"] == 2048
+    assert config["MAX_BATCH_HANDS"] == 1000
+    assert config["GAMES_DB"] == str(tmp_path / "env.sqlite3")
+    assert (config["FINISHED_GAME_TTL"], config["IDLE_GAME_TTL"]) == (60, 3600)
+    assert config["RATELIMIT_DEFAULT"] == "5/second"
+    assert config["RATELIMIT_STORAGE_URI"] == "memory://"
+    assert config["TRUSTED_PROXIES"] == 1
+    assert config["ACCESS_LOG"] is False
+    # Every setting has a variable, and the mapping given to create_app wins over it.
+    assert len({s.variable for s in settings.SETTINGS}) == len(settings.SETTINGS)
+    assert create_app({"MAX_BATCH_HANDS": 7}).config["MAX_BATCH_HANDS"] == 7
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "needle"),
+    [
+        ("CAPSA_FAST_MAX_BODY_BYTES", "lots", "invalid literal"),
+        ("CAPSA_FAST_MAX_BATCH_HANDS", "0", "positive integer"),
+        ("CAPSA_FAST_ACCESS_LOG", "maybe", "true/false"),
+        ("CAPSA_FAST_TRUSTED_PROXIES", "-1", ">= 0"),
+        ("CAPSA_FAST_RATE_LIMIT", "often", "does not parse"),
+    ],
+)
+def test_a_bad_setting_stops_the_app_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str, value: str, needle: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ValueError, match=needle) as caught:
+        make_app(tmp_path)
+    if variable != "CAPSA_FAST_RATE_LIMIT":
+        assert str(caught.value).startswith(variable)
+
+
+# --- limits -------------------------------------------------------------------------------
+
+
+def test_body_and_batch_limits_are_problems(tmp_path: Path) -> None:
+    client = make_app(tmp_path, MAX_CONTENT_LENGTH=1000, MAX_BATCH_HANDS=3).test_client()
+    big = {"hands": [["As", "Ks", "Qs", "Js", "Ts"]] * 40}
+    problem = assert_problem(client.post("/v1/evaluate/batch", json=big), 413)
+    assert "1000 bytes" in problem["detail"]
+    four = {"hands": [["As", "Ks", "Qs", "Js", "Ts"]] * 4}
+    assert_problem(client.post("/v1/evaluate/batch", json=four), 422)
+    three = {"hands": [["As", "Ks", "Qs", "Js", "Ts"]] * 3}
+    assert client.post("/v1/evaluate/batch", json=three).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("route", "body", "field"),
+    [
+        ("/v1/banting/legal-plays", {"hand": ["3d"], "limit": 20_001}, "limit"),
+        ("/v1/susun/arrange", {"hand": ["As"] * 13, "top_k": 101}, "top_k"),
+        ("/v1/banting/games", {"players": 5, "bots": BOTS}, "players"),
+        ("/v1/poker/showdown", {"board": ["2c"] * 5, "players": [["As", "Ad"]] * 24}, "players"),
+        ("/v1/susun/score", {"players": [{"hand": ["As"] * 13}] * 5}, "players"),
+    ],
+)
+def test_work_per_request_is_bounded(
+    tmp_path: Path, route: str, body: dict[str, Any], field: str
+) -> None:
+    client = make_app(tmp_path).test_client()
+    errors = assert_problem(client.post(route, json=body), 422)["errors"]
+    assert field in {e["field"] for e in errors}
+
+
+# --- rate limiting ------------------------------------------------------------------------
+
+
+def test_rate_limit_is_off_by_default(tmp_path: Path) -> None:
+    client = make_app(tmp_path).test_client()
+    for _ in range(50):
+        assert client.post("/v1/evaluate", json={"cards": ["As", "Ks", "Qs"]}).status_code == 200
+
+
+def test_rate_limit_answers_429_problem_per_client(tmp_path: Path) -> None:
+    client = make_app(tmp_path, RATELIMIT_DEFAULT="3/minute").test_client()
+    body = {"cards": ["As", "Ks", "Qs"]}
+    for remaining in (2, 1, 0):
+        response = client.post("/v1/evaluate", json=body)
+        assert response.status_code == 200
+        assert response.headers["X-RateLimit-Limit"] == "3"
+        assert response.headers["X-RateLimit-Remaining"] == str(remaining)
+    refused = client.post("/v1/evaluate", json=body)
+    problem = assert_problem(refused, 429)
+    assert problem["title"] == "Too Many Requests"
+    assert 0 < int(refused.headers["Retry-After"]) <= 60
+    # Another client address has its own allowance; health and the document are never limited.
+    other = client.post("/v1/evaluate", json=body, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert other.status_code == 200
+    for _ in range(5):
+        assert client.get("/v1/health").status_code == 200
+        assert client.get("/openapi.json").status_code == 200
+
+
+def test_trusted_proxy_names_the_client(tmp_path: Path) -> None:
+    client = make_app(tmp_path, RATELIMIT_DEFAULT="1/minute", TRUSTED_PROXIES=1).test_client()
+    body = {"cards": ["As", "Ks", "Qs"]}
+    for address in ("203.0.113.1", "203.0.113.2"):
+        headers = {"X-Forwarded-For": address}
+        assert client.post("/v1/evaluate", json=body, headers=headers).status_code == 200
+        assert client.post("/v1/evaluate", json=body, headers=headers).status_code == 429
+
+
+# --- access log ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def log_lines() -> Iterator[io.StringIO]:
+    """The access log's JSON lines, captured."""
+    logger = access_log.access_logger()
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(access_log.JsonFormatter())
+    logger.addHandler(handler)
+    try:
+        yield stream
+    finally:
+        logger.removeHandler(handler)
+
+
+def test_access_log_is_one_json_object_per_request(tmp_path: Path, log_lines: io.StringIO) -> None:
+    client = make_app(tmp_path).test_client()
+    client.post("/v1/evaluate", json={"cards": ["As", "Ks", "Qs"]}, headers={"X-Request-Id": "r-1"})
+    response = client.post("/v1/evaluate?x=1", json={"cards": ["As"]})
+    assert response.headers["X-Request-Id"]
+    first, second = (json.loads(line) for line in log_lines.getvalue().splitlines())
+    assert first["request_id"] == "r-1" and first["status"] == 200
+    assert first["method"] == "POST" and first["path"] == "/v1/evaluate"
+    assert first["duration_ms"] >= 0 and first["bytes"] > 0 and first["client"] == "127.0.0.1"
+    assert first["event"] == "request" and first["level"] == "info" and first["time"]
+    assert second["status"] == 422 and second["path"] == "/v1/evaluate"  # no query string
+    assert second["request_id"] == response.headers["X-Request-Id"] != "r-1"
+
+
+def test_access_log_can_be_turned_off(tmp_path: Path, log_lines: io.StringIO) -> None:
+    make_app(tmp_path, ACCESS_LOG=False).test_client().get("/v1/health")
+    assert log_lines.getvalue() == ""
+
+
+def test_a_client_request_id_is_used_only_when_plain(
+    tmp_path: Path, log_lines: io.StringIO
+) -> None:
+    client = make_app(tmp_path).test_client()
+    response = client.get("/v1/health", headers={"X-Request-Id": 'x" injected\\n'})
+    assert response.headers["X-Request-Id"] != 'x" injected\\n'
+    assert json.loads(log_lines.getvalue())["request_id"] == response.headers["X-Request-Id"]
+
+
+def test_no_log_line_shows_a_hand_or_a_token(tmp_path: Path, log_lines: io.StringIO) -> None:
+    """A full game: no card of any seat, nor the token, appears in the logs."""
+    client = make_app(tmp_path).test_client()
+    created = client.post("/v1/banting/games", json={"bots": BOTS}).get_json()
+    token = created["tokens"]["0"]
+    headers = {"Authorization": f"Bearer {token}"}
+    url = f"/v1/banting/games/{created['id']}"
+    view = client.get(url, headers=headers).get_json()
+    hand = set(view["hand"])
+    while not view["result"]:
+        play = view["hint"]["play"] if view["your_turn"] else "pass"
+        view = client.post(f"{url}/moves", json={"play": play}, headers=headers).get_json()
+    logged = log_lines.getvalue()
+    assert len(logged.splitlines()) >= 3
+    assert token not in logged
+    for card in hand:
+        assert f'"{card}"' not in logged and f" {card} " not in logged
+
+
+# --- health -------------------------------------------------------------------------------
+
+
+def test_health_checks_the_session_store(tmp_path: Path) -> None:
+    assert make_app(tmp_path).test_client().get("/v1/health").status_code == 200
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    broken = create_app({"GAMES_DB": str(blocked / "games.sqlite3"), "ACCESS_LOG": False})
+    response = broken.test_client().get("/v1/health")
+    problem = assert_problem(response, 503)
+    assert problem["code"] == "SESSION_STORE_UNAVAILABLE"
+    assert response.headers["Retry-After"]
+    assert str(blocked) not in problem["detail"]  # the path is for the log, not the client
+
+
+# --- expiry -------------------------------------------------------------------------------
+
+
+def _record(game_id: str) -> GameRecord:
+    return GameRecord(
+        id=game_id,
+        players=4,
+        rules={"preset": "capsa-banting"},
+        bots={1: "random", 2: "random", 3: "random"},
+        token_hashes={0: "0" * 64},
+        rounds=[RoundRecord("B4K7M2Q9XZ1")],
+    )
+
+
+def test_finished_games_expire_sooner_than_running_ones(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.sqlite3", finished_ttl=0.0, idle_ttl=3600.0)
+    running, finished = _record("running"), _record("finished")
+    finished.round_over = True
+    store.create(running)
+    store.create(finished)
+    assert store.load("running") is not None
+    assert store.load("finished") is None  # expired at once: ttl 0
+    assert store.purge_expired() == 1
+    with sqlite3.connect(tmp_path / "games.sqlite3") as conn:
+        assert [r[0] for r in conn.execute("SELECT id FROM banting_games")] == ["running"]
+    # A move that ends the round starts the shorter clock.
+    loaded = store.load("running")
+    assert loaded is not None
+    loaded.round_over = True
+    assert store.save(loaded)
+    assert store.load("running") is None
+
+
+def test_an_expired_game_is_404_over_http(tmp_path: Path) -> None:
+    app = make_app(tmp_path, FINISHED_GAME_TTL=3600, IDLE_GAME_TTL=3600)
+    client = app.test_client()
+    created = client.post("/v1/banting/games", json={"bots": BOTS}).get_json()
+    headers = {"Authorization": f"Bearer {created['tokens']['0']}"}
+    url = f"/v1/banting/games/{created['id']}"
+    assert client.get(url, headers=headers).status_code == 200
+    with sqlite3.connect(tmp_path / "games.sqlite3") as conn:
+        conn.execute("UPDATE banting_games SET expires_at = '2000-01-01T00:00:00.000+00:00'")
+    assert_problem(client.get(url, headers=headers), 404)
+
+
+def test_a_version_1_database_is_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "CREATE TABLE banting_games (id TEXT PRIMARY KEY, version INTEGER NOT NULL, "
+            "players INTEGER NOT NULL, rules TEXT NOT NULL, bots TEXT NOT NULL, "
+            "token_hashes TEXT NOT NULL, rounds TEXT NOT NULL, created_at TEXT NOT NULL, "
+            "updated_at TEXT NOT NULL) STRICT"
+        )
+        conn.execute(
+            "INSERT INTO banting_games VALUES ('old', 1, 4, '{\"preset\": \"capsa-banting\"}', "
+            '\'{"1": "random"}\', \'{"0": "ab"}\', \'[{"code": "B4K7M2Q9XZ1", '
+            "\"moves\": []}]', '2026-01-01T00:00:00.000+00:00', '2026-01-01T00:00:00.000+00:00')"
+        )
+        conn.execute("PRAGMA user_version = 1")
+    store = GameStore(path)
+    loaded = store.load("old")
+    assert loaded is not None and loaded.rounds[0].code == "B4K7M2Q9XZ1"
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+def test_health_and_store_share_the_apps_ttls(tmp_path: Path) -> None:
+    app = make_app(tmp_path, FINISHED_GAME_TTL=5, IDLE_GAME_TTL=50)
+    client: FlaskClient = app.test_client()
+    assert client.get("/v1/health").status_code == 200
+    assert (store(app).finished_ttl, store(app).idle_ttl) == (5.0, 50.0)
