@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from capsa_fast import banting, format_cards
 
@@ -16,8 +16,10 @@ from api.banting_schemas import (
     ClassifyRequest,
     ClassifyResponse,
     ComboReason,
+    ComboReasonCode,
     CompareRequest,
     CompareResponse,
+    Comparison,
     LegalPlaysRequest,
     LegalPlaysResponse,
     PresetsResponse,
@@ -113,7 +115,9 @@ def classify(body: ClassifyRequest) -> ClassifyResponse:
     language = message_language()
     reason = engine(lambda: banting.why_not(cards, rules, lang=language), "cards")
     code, message = reason or ("NOT_A_COMBO", "not a combo")
-    return ClassifyResponse(combo=None, reason=ComboReason(code=code, message=message))
+    return ClassifyResponse(
+        combo=None, reason=ComboReason(code=cast(ComboReasonCode, code), message=message)
+    )
 
 
 @bp.json_post(
@@ -140,7 +144,7 @@ def compare(body: CompareRequest) -> CompareResponse:
             errors.add(field, f"{reason[1]}.")
     errors.raise_if_any()
     result = engine(lambda: banting.compare(a, b, rules), "b")
-    return CompareResponse(result=result)
+    return CompareResponse(result=cast(Comparison, result))
 
 
 @bp.json_post(

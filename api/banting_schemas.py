@@ -87,6 +87,10 @@ _rules_schema = rules_json_schema(
 )
 
 
+ComboReasonCode = Literal["NOT_A_COMBO", "RULE_FORBIDS"]
+Comparison = Literal[1, 0, -1]
+
+
 class BantingRules(RootModel[dict[str, Any]]):
     """``{"preset": name, ...overrides}``; checked by ``banting.Rules.from_dict``."""
 
@@ -215,7 +219,7 @@ class BantingCombo(ResponseModel):
 
 
 class ComboReason(ResponseModel):
-    code: Literal["NOT_A_COMBO", "RULE_FORBIDS"] = Field(
+    code: ComboReasonCode = Field(
         description="NOT_A_COMBO, or RULE_FORBIDS for a combo the table rules exclude."
     )
     message: str
@@ -227,7 +231,7 @@ class ClassifyResponse(ResponseModel):
 
 
 class CompareResponse(ResponseModel):
-    result: Literal[1, 0, -1] = Field(description="1: a beats b; -1: b beats a; 0: equal.")
+    result: Comparison = Field(description="1: a beats b; -1: b beats a; 0: equal.")
 
 
 class ValidateResponse(ResponseModel):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -79,7 +80,7 @@ def evaluate_batch(body: BatchEvaluateRequest) -> BatchEvaluateResponse:
     strengths = np.empty(len(hands), dtype=np.int64)
     categories = np.empty(len(hands), dtype=object)
     for rows, ids in groups:
-        group_strengths = engine(lambda ids=ids: poker.evaluate_batch(ids), "hands")
+        group_strengths = engine(functools.partial(poker.evaluate_batch, ids), "hands")
         strengths[rows] = group_strengths
         categories[rows] = poker.categories_of(group_strengths)
     # model_construct skips re-validating 2 x 100,000 values that come straight from the

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from capsa_fast import poker
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.config import JsonDict
 from pydantic.json_schema import SkipJsonSchema
 
 HAND_SIZES = (3, 5, 6, 7)
@@ -68,7 +69,7 @@ Strength = Annotated[
 ]
 
 
-def _count_schema(lo: int, hi: int) -> dict[str, object]:
+def _count_schema(lo: int, hi: int) -> JsonDict:
     # Card counts are checked by the routes (so every count error reads the same), but the
     # document still states them.
     return {"minItems": lo, "maxItems": hi}
@@ -142,6 +143,11 @@ class ShowdownResponse(ResponseModel):
     )
 
 
+def drop_default(schema: JsonDict) -> None:
+    """json_schema_extra for optional fields that are absent rather than null: no default."""
+    schema.pop("default", None)
+
+
 class FieldError(ResponseModel):
     field: str = Field(
         description="Path of the bad value, JSON-pointer style without the leading slash, "
@@ -161,7 +167,7 @@ class Problem(ResponseModel):
     errors: list[FieldError] | SkipJsonSchema[None] = Field(
         default=None,
         description="Validation errors (422 only), one per bad field.",
-        json_schema_extra=lambda schema: schema.pop("default", None),
+        json_schema_extra=drop_default,
     )
     # An extension member (RFC 9457 3.2), absent where it does not apply, like `errors`.
     code: str | SkipJsonSchema[None] = Field(
@@ -170,5 +176,5 @@ class Problem(ResponseModel):
             "Stable machine-readable reason where one status has several (a game move's 409: "
             "e.g. DOES_NOT_BEAT, NOT_YOUR_TURN, ROUND_OVER, CONFLICT)."
         ),
-        json_schema_extra=lambda schema: schema.pop("default", None),
+        json_schema_extra=drop_default,
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from capsa_fast import format_cards, susun
 
@@ -14,6 +14,9 @@ from api.routing import ModelBlueprint
 from api.susun_schemas import (
     HAND_SIZE,
     ROW_SIZES,
+    OutOfOrder,
+    Position,
+    SpecialName,
     SusunAlternative,
     SusunArrangeRequest,
     SusunArrangeResponse,
@@ -96,10 +99,10 @@ def check(body: SusunCheckRequest) -> SusunCheckResponse:
     verdict = engine(lambda: susun.check(rows["top"], rows["middle"], rows["bottom"], rules), "")
     return SusunCheckResponse(
         fouled=verdict.fouled,
-        out_of_order=verdict.out_of_order,
+        out_of_order=[cast(OutOfOrder, pair) for pair in verdict.out_of_order],
         rows=[
             SusunRow(
-                position=row.position,
+                position=cast(Position, row.position),
                 cards=format_cards(row.cards),
                 category=row.category,
                 strength=row.strength,
@@ -109,7 +112,7 @@ def check(body: SusunCheckRequest) -> SusunCheckResponse:
             for row in verdict.rows
         ],
         bonus=verdict.bonus,
-        special=verdict.special,
+        special=cast(SpecialName, verdict.special),
     )
 
 
@@ -140,7 +143,7 @@ def arrange(body: SusunArrangeRequest) -> dict[str, Any]:
     response = SusunArrangeResponse(
         **_alternative(best).model_dump(),
         valid_arrangements=best.valid_arrangements,
-        special=best.special,
+        special=cast(SpecialName, best.special),
         strategy=body.strategy,
     )
     if body.top_k is not None:

@@ -16,7 +16,7 @@ from pydantic import ConfigDict, Field, RootModel
 from pydantic.json_schema import SkipJsonSchema
 
 from api.common import rules_json_schema
-from api.schemas import Card, Category, RequestModel, ResponseModel, _count_schema
+from api.schemas import Card, Category, RequestModel, ResponseModel, _count_schema, drop_default
 
 TOP_SIZE = 3
 ROW_SIZE = 5
@@ -29,9 +29,11 @@ MAX_STAKE = 1e12
 ROW_SIZES = {"top": TOP_SIZE, "middle": ROW_SIZE, "bottom": ROW_SIZE}
 
 Position = Literal["top", "middle", "bottom"]
+OutOfOrder = Literal["top>middle", "middle>bottom"]
 Strategy = Literal["ev", "percentile", "naive"]
+SpecialName = Literal["dragon"] | None
 Special = Annotated[
-    Literal["dragon"] | None,
+    SpecialName,
     Field(description="'dragon' when the 13 cards hold every rank (and dragons score); null."),
 ]
 
@@ -200,7 +202,7 @@ class SusunRow(ResponseModel):
 
 class SusunCheckResponse(ResponseModel):
     fouled: bool = Field(description="True unless bottom >= middle >= top.")
-    out_of_order: list[Literal["top>middle", "middle>bottom"]] = Field(
+    out_of_order: list[OutOfOrder] = Field(
         description="The adjacent pairs of rows that break the order; empty when not fouled."
     )
     rows: list[SusunRow] = Field(description="Top, middle, bottom.")
@@ -231,7 +233,7 @@ class SusunArrangeResponse(SusunAlternative):
         default=None,
         description="Only with top_k: the k best arrangements, best first (the first is the "
         "one above).",
-        json_schema_extra=lambda schema: schema.pop("default", None),
+        json_schema_extra=drop_default,
     )
 
 
