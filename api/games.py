@@ -14,6 +14,7 @@ ROUND_OVER, ROUND_NOT_OVER, or CONFLICT when another request changed the game fi
 from __future__ import annotations
 
 import os
+import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,7 @@ from flask import Flask, Response, after_this_request, current_app, g, request, 
 from api.banting_schemas import DECK_SIZE, PASS
 from api.cards import card_ids
 from api.common import engine, read_rules, refuse
-from api.errors import ApiProblem, FieldErrors
+from api.errors import ApiProblem, FieldErrors, problem_response
 from api.game_store import (
     GameRecord,
     GameStore,
@@ -56,7 +57,7 @@ bp = ModelBlueprint("banting_games", __name__, url_prefix="/v1/banting/games", t
 
 _STORE_KEY = "capsa_fast_api.game_store"
 # Statuses the routes of one game answer besides those of a body.
-_GAME_PROBLEMS = (401, 403, 404)
+_GAME_PROBLEMS = (401, 403, 404, 503)
 CONFLICT_DETAIL = "The game changed while your move was being made; fetch it and try again."
 
 
@@ -74,6 +75,19 @@ def store(app: Flask) -> GameStore:
 
 def _store() -> GameStore:
     return store(current_app)
+
+
+@bp.errorhandler(sqlite3.Error)
+def _store_failed(exc: sqlite3.Error) -> Response:
+    """The store is locked past its busy timeout, or unreadable: 503, nothing was changed
+    (each write is one transaction), and the cause goes to the log only."""
+    current_app.logger.error("Game session store error on %s: %r", request.path, exc)
+    return problem_response(
+        503,
+        "The game session store is busy or unavailable; nothing was changed. Try again.",
+        headers={"Retry-After": "1"},
+        code="SESSION_STORE_UNAVAILABLE",
+    )
 
 
 # --- authentication -----------------------------------------------------------------------
@@ -228,6 +242,7 @@ def _bot_seats(body: CreateGameRequest, players: int, errors: FieldErrors) -> di
     request_model=CreateGameRequest,
     response_model=GameCreated,
     status=201,
+    problems=(503,),
     summary="Start a Banting match",
     example={"players": 4, "bots": {"1": "standard", "2": "standard", "3": "standard"}},
 )

@@ -812,7 +812,7 @@ def test_openapi_documents_the_game_routes(client: FlaskClient) -> None:
         assert operation["parameters"] == [
             {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
         ]
-        expected = {"200", "401", "403", "404", "429", "default"}
+        expected = {"200", "401", "403", "404", "429", "503", "default"}
         if method == "post":
             expected |= {"400", "409", "413", "415", "422"}
         assert set(operation["responses"]) == expected

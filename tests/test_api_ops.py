@@ -15,7 +15,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api import access_log, create_app, settings
+from api import access_log, create_app, game_store, settings
 from api.game_store import GameRecord, GameStore, RoundRecord
 from api.games import store
 from tests.api_helpers import assert_problem
@@ -297,3 +297,26 @@ def test_health_and_store_share_the_apps_ttls(tmp_path: Path) -> None:
     client: FlaskClient = app.test_client()
     assert client.get("/v1/health").status_code == 200
     assert (store(app).finished_ttl, store(app).idle_ttl) == (5.0, 50.0)
+
+
+def test_a_locked_store_is_503_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = make_app(tmp_path).test_client()
+    created = client.post("/v1/banting/games", json={"bots": BOTS}).get_json()
+    headers = {"Authorization": f"Bearer {created['tokens']['0']}"}
+    url = f"/v1/banting/games/{created['id']}"
+    before = client.get(url, headers=headers).get_json()
+    monkeypatch.setattr(game_store, "BUSY_TIMEOUT_SECONDS", 0.05)
+    locker = sqlite3.connect(tmp_path / "games.sqlite3", isolation_level=None)
+    try:
+        locker.execute("BEGIN EXCLUSIVE")
+        response = client.post(
+            f"{url}/moves", json={"play": before["hint"]["play"]}, headers=headers
+        )
+        problem = assert_problem(response, 503)
+        assert problem["code"] == "SESSION_STORE_UNAVAILABLE" and response.headers["Retry-After"]
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
+    assert client.get(url, headers=headers).get_json()["version"] == before["version"]
