@@ -46,7 +46,8 @@ lint: $(DEPS_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# The C++ core alone, without Python: once optimised, once with ASan + UBSan.
+# The C++ core alone, without Python: once optimised, once with ASan + UBSan (there ctest
+# also replays the fuzz targets' corpus and regression inputs and fuzzes each briefly).
 cpp-test: $(DEPS_STAMP)
 	$(CMAKE) -S . -B build/cpp $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS=-Werror
 	$(CMAKE) --build build/cpp
@@ -54,9 +55,27 @@ cpp-test: $(DEPS_STAMP)
 
 cpp-asan: $(DEPS_STAMP)
 	$(CMAKE) -S . -B build/asan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DCAPSA_FAST_SANITIZE=ON -DCMAKE_CXX_FLAGS=-Werror
+		-DCAPSA_FAST_SANITIZE=ON -DCMAKE_CXX_FLAGS=-Werror -DCAPSA_FAST_FUZZ=ON
 	$(CMAKE) --build build/asan
 	CAPSA_FAST_SHORT=1 $(BIN)/ctest --test-dir build/asan --output-on-failure
+
+# The fuzz targets (cpp/fuzz) under ASan + UBSan, in the sanitizer build: each replays its
+# seed corpus and regression inputs, then fuzzes for FUZZ_SECONDS. After a crash the input
+# is in build/fuzz-artifacts/cpp/<target>/current-input (and a crash-<hash> copy).
+FUZZ_SECONDS ?= 10
+FUZZ_TARGETS := cards poker banting banting_game susun
+.PHONY: cpp-fuzz
+cpp-fuzz: $(DEPS_STAMP)
+	$(CMAKE) -S . -B build/asan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DCAPSA_FAST_SANITIZE=ON -DCMAKE_CXX_FLAGS=-Werror -DCAPSA_FAST_FUZZ=ON
+	$(CMAKE) --build build/asan
+	@for t in $(FUZZ_TARGETS); do \
+		echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
+		mkdir -p build/fuzz-corpus/cpp/$$t build/fuzz-artifacts/cpp/$$t; \
+		build/asan/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz-artifacts/cpp/$$t/ \
+			build/fuzz-corpus/cpp/$$t cpp/fuzz/corpus/$$t \
+			$$(test -d cpp/fuzz/regressions/$$t && echo cpp/fuzz/regressions/$$t) || exit 1; \
+	done
 
 pytest: install
 	$(BIN)/python -m pytest

@@ -180,11 +180,16 @@ Verdict validate(CardMask hand, const int* play, int n, bool is_pass, const Comb
     v.code = Code::kPassedThisTrick;
     return v;
   }
+  // An id outside the deck is not in the hand, and neither is a second copy of a card:
+  // without this a card named twice would pass as a pair.
+  CardMask seen = 0;
   for (int i = 0; i < n; ++i) {
-    if (!(hand >> play[i] & 1)) {
+    const int c = play[i];
+    if (c < 0 || c >= kDeckSize || !(hand >> c & 1) || (seen >> c & 1)) {
       v.code = Code::kNotInHand;
       return v;
     }
+    seen |= CardMask{1} << c;
   }
   Code why = Code::kOk;
   v.combo = classify(play, n, rules, &why);

@@ -93,6 +93,15 @@ int main() {
   CHECK(validate(hm, kings.data(), 2, false, &table, locks, false, true).code ==
         Code::kPassedThisTrick);
 
+  // Any ids are safe to judge: a card named twice is not a pair, and an id outside the
+  // deck is not in the hand (found by fuzz_banting; both were once a pair or a bad shift).
+  const int twice[2] = {hand[5], hand[5]};
+  CHECK(validate(hm, twice, 2, false, nullptr, two_high, false, false).code == Code::kNotInHand);
+  for (const int bad : {-1, 52, 70, 1 << 30}) {
+    const int play[2] = {hand[5], bad};
+    CHECK(validate(hm, play, 2, false, nullptr, two_high, false, false).code == Code::kNotInHand);
+  }
+
   CHECK(score({0, 5, 10, 13}, {{1, 1}, {10, 2}, {13, 3}}) == (std::vector<int>{64, -5, -20, -39}));
 
   // Speed of all legal plays of a random 13-card hand when leading (printed, not asserted).

@@ -144,6 +144,27 @@ void test_clearing_and_inheritance() {
   CHECK(seen > 0);
 }
 
+void test_refuses_bad_ids() {
+  // A card named twice or an id outside the deck is refused and changes nothing (found by
+  // the fuzz targets: an id outside the deck was an undefined shift, and a card named twice
+  // passed as a pair while only one card left the hand).
+  GameRules rules;
+  rules.dragon = false;  // so the round starts with a first play
+  Round r(rules, 4, 12345);
+  const int lowest = r.must_contain();
+  const Snapshot before(r);
+  Verdict v;
+  const int twice[2] = {lowest, lowest};
+  CHECK(r.apply(r.turn(), twice, 2, false, &v) == RoundCode::kRules);
+  CHECK(v.code == Code::kNotInHand);
+  for (const int bad : {-8, 52, 64, 1000}) {
+    const int play[2] = {lowest, bad};
+    CHECK(r.apply(r.turn(), play, 2, false, &v) == RoundCode::kRules);
+    CHECK(v.code == Code::kNotInHand);
+  }
+  CHECK(Snapshot(r) == before);
+}
+
 }  // namespace
 
 int main() {
@@ -155,5 +176,6 @@ int main() {
                              BotLevel::kExpert})
         test_rounds(rules, players, level, level == BotLevel::kExpert ? rounds / 40 : rounds);
   test_clearing_and_inheritance();
+  test_refuses_bad_ids();
   return capsa_fast::testing::finish("test_banting_game");
 }

@@ -117,8 +117,9 @@ std::vector<Combo> legal_plays(CardMask hand, const Combo* table, const Rules& r
 int count_legal_plays(CardMask hand, const Combo* table, const Rules& rules,
                       int must_contain, bool passed = false);
 
-// Judges a play. `play` holds n cards (n = 0 with is_pass for a pass). Returns the first
-// applicable code in API order; on kOk or kDoesNotBeat, *combo is the play's combo.
+// Judges a play. `play` holds n cards (n = 0 with is_pass for a pass); any ids are safe:
+// one outside 0..51 or a card named twice is kNotInHand. Returns the first applicable code
+// in API order; on kOk or kDoesNotBeat, *combo is the play's combo.
 struct Verdict {
   Code code = Code::kOk;
   Combo combo;
