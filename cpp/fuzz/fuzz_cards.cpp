@@ -24,7 +24,7 @@ using capsa_fast::fuzz::Input;
 
 namespace {
 
-constexpr std::string_view kSeparators = " ,\t\n\r";
+constexpr std::string_view kSeparators = " ,\t\n\v\f\r";
 
 // The two UTF-8 symbols of each suit (c d h s): the black and the white one, U+2660..67.
 const char* const kSymbols[4][2] = {

@@ -76,18 +76,27 @@ std::string format_card(int card) {
   return std::string{kRankChars[rank_of(card)], kSuitChars[suit_of(card)]};
 }
 
+namespace {
+
+// ASCII whitespace (as Python's str.split() sees it within ASCII) and commas.
+constexpr bool is_separator(char ch) noexcept {
+  return ch == ' ' || ch == ',' || ch == '\t' || ch == '\n' || ch == '\v' || ch == '\f' ||
+         ch == '\r';
+}
+
+}  // namespace
+
 std::vector<int> parse_cards(std::string_view text) {
   std::vector<int> out;
   std::size_t i = 0;
   while (i < text.size()) {
     const char ch = text[i];
-    if (ch == ' ' || ch == ',' || ch == '\t' || ch == '\n' || ch == '\r') {
+    if (is_separator(ch)) {
       ++i;
       continue;
     }
     std::size_t end = i;
-    while (end < text.size() && text[end] != ' ' && text[end] != ',' && text[end] != '\t' &&
-           text[end] != '\n' && text[end] != '\r') {
+    while (end < text.size() && !is_separator(text[end])) {
       ++end;
     }
     const std::string_view token = text.substr(i, end - i);

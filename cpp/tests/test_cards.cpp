@@ -41,6 +41,8 @@ int main() {
   CHECK_EQ(ids[0], 51);
   CHECK_EQ(ids[2], parse_card("Th"));
   CHECK(parse_cards("AsKd,Qh  Jc") == (std::vector<int>{51, 45, 42, 36}));
+  // Any ASCII whitespace separates (\v and \f too, found by fuzz_cards's review).
+  CHECK(parse_cards("As\tKd\nQh\vJc\f2d\r") == (std::vector<int>{51, 45, 42, 36, 1}));
   CHECK(parse_cards("").empty());
   CHECK(error_of("As Xx").find("'Xx'") != std::string::npos);
   CHECK(error_of("As as").find("duplicate card: As") != std::string::npos);

@@ -89,7 +89,7 @@ double expected_points(const float* p, const float* t, const float* lossv, const
 
 struct Arrangement {
   Split split;
-  double score = 0;  // percentile: P sum; ev: expected points per opponent; naive: 0
+  double score = 0;  // percentile and naive: P sum; ev: expected points per opponent
   bool fouled = false;
 };
 
