@@ -17,7 +17,7 @@ CORE_SOURCES := $(shell find cpp -type f) CMakeLists.txt pyproject.toml
 CMAKE := $(BIN)/cmake
 CMAKE_GEN := -G Ninja -DCMAKE_MAKE_PROGRAM=$(abspath $(BIN)/ninja)
 
-.PHONY: all install run test lint cpp-test cpp-asan pytest bench clean
+.PHONY: all install run test lint cpp-test cpp-asan cpp-fuzz pytest fuzz fuzz-short py-fuzz bench clean
 
 all: install
 
@@ -64,7 +64,6 @@ cpp-asan: $(DEPS_STAMP)
 # is in build/fuzz-artifacts/cpp/<target>/current-input (and a crash-<hash> copy).
 FUZZ_SECONDS ?= 10
 FUZZ_TARGETS := cards poker banting banting_game susun
-.PHONY: cpp-fuzz
 cpp-fuzz: $(DEPS_STAMP)
 	$(CMAKE) -S . -B build/asan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DCAPSA_FAST_SANITIZE=ON -DCMAKE_CXX_FLAGS=-Werror -DCAPSA_FAST_FUZZ=ON
@@ -77,10 +76,23 @@ cpp-fuzz: $(DEPS_STAMP)
 			$$(test -d cpp/fuzz/regressions/$$t && echo cpp/fuzz/regressions/$$t) || exit 1; \
 	done
 
+# The Python fuzzers (tests/fuzz: card parser, rule parser, every JSON body) with atheris,
+# each for FUZZ_SECONDS; a crash leaves its input in build/fuzz-artifacts/<name>/.
+py-fuzz: install
+	$(BIN)/python tests/fuzz/run.py --seconds $(FUZZ_SECONDS)
+
+# Every fuzzer for FUZZ_SECONDS (`make fuzz FUZZ_SECONDS=600` for a long run); `make test`
+# runs each for SHORT_FUZZ_SECONDS with fresh random inputs.
+SHORT_FUZZ_SECONDS ?= 8
+fuzz: cpp-fuzz py-fuzz
+
+fuzz-short:
+	$(MAKE) cpp-fuzz py-fuzz FUZZ_SECONDS=$(SHORT_FUZZ_SECONDS)
+
 pytest: install
 	$(BIN)/python -m pytest
 
-test: lint cpp-test cpp-asan pytest
+test: lint cpp-test cpp-asan pytest fuzz-short
 
 bench: install cpp-test
 	build/cpp/bench_poker

@@ -27,6 +27,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: :data:`DEFAULT_CONFIG`, then ``CAPSA_FAST_*`` environment variables,
     then ``config``. A setting that does not parse raises ValueError naming it."""
     app = Flask(__name__, static_folder=None)
+    # '//' in a path is a 404 problem like any unknown path, not werkzeug's HTML redirect
+    # (routing redirects never reach the error handlers).
+    app.url_map.merge_slashes = False
     app.config.from_mapping(DEFAULT_CONFIG)
     app.config["GAMES_DB"] = os.path.join(app.instance_path, "games.sqlite3")
     app.config.from_mapping(settings.from_environment())

@@ -57,11 +57,12 @@ def _token_id(token: str) -> tuple[int | None, str]:
         return card, ""
     try:
         return capsa_fast.card_id(token), ""
+    except UnicodeError:
+        # Lone surrogates cannot be UTF-8 (JSON bodies never hold them; Python callers can).
+        return None, f"not a card: {token[:16]!r} is not valid Unicode text"
     except ValueError as exc:
-        message = str(exc)
-        if token not in message:
-            message = f"{token!r} is not a card: {message}"
-        return None, message
+        # The package names the token (control characters as \xNN, at most 40 bytes).
+        return None, str(exc)
 
 
 def card_ids(

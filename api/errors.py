@@ -59,6 +59,15 @@ class ApiProblem(Exception):
         self.code = code
 
 
+# Messages and field paths can echo what was sent (a setting's value, a bot seat's key): at
+# most this many characters of each, so a huge bad value gives a small problem document.
+MAX_ECHO_CHARS = 300
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= MAX_ECHO_CHARS else text[: MAX_ECHO_CHARS - 3] + "..."
+
+
 class FieldErrors:
     """Collects per-field validation errors, keeping the first :data:`MAX_FIELD_ERRORS`.
 
@@ -74,7 +83,7 @@ class FieldErrors:
     def add(self, field: str, message: str) -> None:
         self.total += 1
         if len(self.items) < self.limit:
-            self.items.append(FieldError(field=field, message=message))
+            self.items.append(FieldError(field=_shorten(field), message=_shorten(message)))
 
     @property
     def full(self) -> bool:

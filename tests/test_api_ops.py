@@ -320,3 +320,31 @@ def test_a_locked_store_is_503_and_changes_nothing(
         locker.execute("ROLLBACK")
         locker.close()
     assert client.get(url, headers=headers).get_json()["version"] == before["version"]
+
+
+# --- findings of the fuzzers --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/v1//evaluate", "//v1/evaluate", "/v1/banting/games/x%2F/moves"])
+def test_a_double_slash_is_a_404_problem_not_a_redirect(tmp_path: Path, path: str) -> None:
+    client = make_app(tmp_path).test_client()
+    assert_problem(client.post(path, json={"cards": ["As", "Ks", "Qs"]}), 404)
+
+
+def test_a_huge_bad_value_gives_a_small_problem(tmp_path: Path) -> None:
+    client = make_app(tmp_path).test_client()
+    huge = "x" * 200_000
+    response = client.post("/v1/banting/classify", json={"cards": ["3d"], "rules": {huge: 1}})
+    assert len(response.get_data()) < 2_000
+    (error,) = assert_problem(response, 422)["errors"]
+    assert error["message"].endswith("...") and len(error["message"]) <= 300
+    bots = {huge: "standard"}
+    response = client.post("/v1/banting/games", json={"bots": bots})
+    assert len(response.get_data()) < 2_000
+    assert_problem(response, 422)
+
+
+def test_card_errors_show_control_characters_escaped(tmp_path: Path) -> None:
+    client = make_app(tmp_path).test_client()
+    errors = assert_problem(client.post("/v1/evaluate", json={"cards": ["A\u0000s"] * 3}), 422)
+    assert "'A\\x00s'" in errors["errors"][0]["message"]

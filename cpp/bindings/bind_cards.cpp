@@ -13,10 +13,9 @@ namespace capsa_fast::bindings {
 
 namespace {
 
+// The repr of a bad item, for a message: shortened at a character boundary.
 std::string describe_item(py::handle item) {
-  std::string text = py::repr(item).cast<std::string>();
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  return text;
+  return printable_token(py::repr(item).cast<std::string>());
 }
 
 int card_from_item(py::handle item) {
@@ -26,17 +25,13 @@ int card_from_item(py::handle item) {
     if (data == nullptr) throw py::error_already_set();
     const std::string_view token(data, static_cast<std::size_t>(size));
     const int id = parse_card(token);
-    if (id < 0) {
-      throw std::invalid_argument(
-          "not a card: '" + std::string(token) +
-          "' (expected a rank 2-9, T or 10, J, Q, K, A followed by a suit c, d, h, s or "
-          "\u2663 \u2666 \u2665 \u2660)");
-    }
+    if (id < 0) throw std::invalid_argument(bad_card_message(token));
     return id;
   }
   // Integer ids, including numpy integers; bool is an int subclass but never a card.
   if (!PyBool_Check(item.ptr()) && PyIndex_Check(item.ptr())) {
-    const Py_ssize_t v = PyNumber_AsSsize_t(item.ptr(), nullptr);
+    // OverflowError rather than clamping, so 2**70 is named as itself, not as 2**63 - 1.
+    const Py_ssize_t v = PyNumber_AsSsize_t(item.ptr(), PyExc_OverflowError);
     if (v == -1 && PyErr_Occurred()) {
       PyErr_Clear();
       throw std::invalid_argument("not a card id: " + describe_item(item));

@@ -56,12 +56,41 @@ std::size_t suit_length(std::string_view s) noexcept {
 }
 
 [[noreturn]] void bad_token(std::string_view token) {
-  throw std::invalid_argument(
-      "not a card: '" + std::string(token) +
-      "' (expected a rank 2-9, T or 10, J, Q, K, A followed by a suit c, d, h, s or ♣ ♦ ♥ ♠)");
+  throw std::invalid_argument(bad_card_message(token));
 }
 
 }  // namespace
+
+std::string printable_token(std::string_view token) {
+  static constexpr std::size_t kMaxBytes = 40;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  std::size_t end = token.size();
+  if (end > kMaxBytes) {
+    end = kMaxBytes;
+    // Back up to the start of a UTF-8 character, so the cut never splits one.
+    while (end > 0 && (static_cast<unsigned char>(token[end]) & 0xC0) == 0x80) --end;
+  }
+  for (std::size_t i = 0; i < end; ++i) {
+    const auto byte = static_cast<unsigned char>(token[i]);
+    if (byte < 0x20 || byte == 0x7F) {
+      // Control characters as \xNN: a NUL would otherwise end the message early.
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    } else {
+      out += static_cast<char>(byte);
+    }
+  }
+  if (end < token.size()) out += "...";
+  return out;
+}
+
+std::string bad_card_message(std::string_view token) {
+  return "not a card: '" + printable_token(token) +
+         "' (expected a rank 2-9, T or 10, J, Q, K, A followed by a suit c, d, h, s or "
+         "\u2663 \u2666 \u2665 \u2660)";
+}
 
 int parse_card(std::string_view token) noexcept {
   std::size_t used = 0;

@@ -45,6 +45,11 @@ int main() {
   CHECK(parse_cards("As\tKd\nQh\vJc\f2d\r") == (std::vector<int>{51, 45, 42, 36, 1}));
   CHECK(parse_cards("").empty());
   CHECK(error_of("As Xx").find("'Xx'") != std::string::npos);
+  // Messages show control characters as \xNN (a NUL would end a C string) and at most 40
+  // bytes of a token, cut between UTF-8 characters (found by the Python fuzzers).
+  CHECK(error_of(std::string("A\0s", 3)).find("'A\\x00s'") != std::string::npos);
+  const std::string long_error = error_of(std::string(39, 'x') + "\u2660\u2660");
+  CHECK(long_error.find("'" + std::string(39, 'x') + "...'") != std::string::npos);
   CHECK(error_of("As as").find("duplicate card: As") != std::string::npos);
   CHECK(error_of("AsK").find("'AsK'") != std::string::npos);
 

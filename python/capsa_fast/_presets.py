@@ -23,7 +23,8 @@ class PresetRules:
     def preset(cls: type[R], name: str | None = None, /, **overrides: Any) -> R:
         """The preset ``name`` (default: the game's) with ``overrides`` (setting=value)."""
         name = cls._DEFAULT_PRESET if name is None else name
-        if name not in cls._PRESETS:
+        # A name that is no string (a list, a dict) would make the lookup a TypeError.
+        if not isinstance(name, str) or name not in cls._PRESETS:
             raise ValueError(f"unknown preset {name!r} (known: {', '.join(cls._PRESETS)})")
         settings = copy.deepcopy(dict(cls._PRESETS[name]))
         for key, value in overrides.items():
@@ -39,6 +40,10 @@ class PresetRules:
         name = data.pop("preset", cls._DEFAULT_PRESET)
         if not isinstance(name, str):
             raise ValueError(f"preset must be a string, got {name!r}")
+        for key in data:
+            if not isinstance(key, str):  # ** below would raise TypeError
+                known = ", ".join(cls._PRESETS[cls._DEFAULT_PRESET])
+                raise ValueError(f"unknown setting {key!r} (known: {known})")
         return cls.preset(name, **data)
 
     @classmethod

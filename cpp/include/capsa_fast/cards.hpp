@@ -33,6 +33,13 @@ int parse_card(std::string_view token) noexcept;
 // Canonical text of a card id ("Ts", "3d"). Contract: 0 <= card < 52.
 std::string format_card(int card);
 
+// A token as error messages show it: control characters as \xNN (so no NUL ends the
+// message early) and at most 40 bytes, cut at a UTF-8 character boundary, then "...".
+std::string printable_token(std::string_view token);
+
+// "not a card: '<token>' (expected ...)", the message for a token that is no card.
+std::string bad_card_message(std::string_view token);
+
 // Splits text into card tokens and parses them. Tokens are separated by whitespace or
 // commas; a token may also hold several cards written together ("AsKd"). Throws
 // std::invalid_argument naming the first bad token or the first duplicate card.
