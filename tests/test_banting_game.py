@@ -42,6 +42,7 @@ def test_code_round_trip_and_normalisation():
         ("X" * 33, "1 to 32 characters, got 33"),
         ("B4 K7M2", "' ' is not allowed"),
         ("round#1", "'#' is not allowed"),
+        ("stra\u00dfe", "'\u00df' is not allowed"),  # upper-cases to ASCII 'SS' (fuzzers)
         (12, "a round code is a string"),
     ],
 )

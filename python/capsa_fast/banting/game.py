@@ -68,10 +68,16 @@ def canonical_code(code: str) -> str:
     """The code as stored and shown: upper case, no surrounding spaces."""
     if not isinstance(code, str):
         raise ValueError(f"a round code is a string like 'B4K7M2Q9XZ1', got {code!r}")
-    text = code.strip().upper()
-    if not 1 <= len(text) <= MAX_CODE_LENGTH:
-        raise ValueError(f"a round code has 1 to {MAX_CODE_LENGTH} characters, got {len(text)}")
-    bad = next((ch for ch in text if ch not in _CODE_WORD_CHARS), None)
+    stripped = code.strip()
+    if not 1 <= len(stripped) <= MAX_CODE_LENGTH:
+        raise ValueError(
+            f"a round code has 1 to {MAX_CODE_LENGTH} characters, got {len(stripped)}"
+        )
+    # Checked before upper-casing, which turns some letters into ASCII ('ß' -> 'SS').
+    bad = next((ch for ch in stripped.upper() if ch not in _CODE_WORD_CHARS), None)
+    if bad is None:
+        bad = next((ch for ch in stripped if not ch.isascii()), None)
+    text = stripped.upper()
     if bad is not None:
         raise ValueError(
             f"bad round code {code!r}: {bad!r} is not allowed (letters, digits, '-' and '_')"
