@@ -9,7 +9,8 @@ BIN := $(VENV)/bin
 # (api/gunicorn_conf.py reads the environment; the README lists every variable).
 HOST ?= $(or $(CAPSA_FAST_HOST),127.0.0.1)
 PORT ?= $(or $(CAPSA_FAST_PORT),8000)
-WORKERS ?= $(or $(CAPSA_FAST_WORKERS),2)
+# WORKERS empty: two per core (api/gunicorn_conf.py).
+WORKERS ?= $(CAPSA_FAST_WORKERS)
 
 DEPS_STAMP := $(VENV)/.deps-stamp
 BUILD_STAMP := $(VENV)/.build-stamp
@@ -39,7 +40,7 @@ $(BUILD_STAMP): $(DEPS_STAMP) $(CORE_SOURCES)
 install: $(BUILD_STAMP)
 
 run: install
-	CAPSA_FAST_HOST=$(HOST) CAPSA_FAST_PORT=$(PORT) CAPSA_FAST_WORKERS=$(WORKERS) \
+	CAPSA_FAST_HOST=$(HOST) CAPSA_FAST_PORT=$(PORT) $(if $(WORKERS),CAPSA_FAST_WORKERS=$(WORKERS)) \
 		$(BIN)/gunicorn -c python:api.gunicorn_conf 'api:create_app()'
 
 lint: $(DEPS_STAMP)
