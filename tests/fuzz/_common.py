@@ -54,6 +54,23 @@ def instrumented(active: bool) -> Iterator[None]:
         yield
 
 
+def run_target(
+    target: Callable[[atheris.FuzzedDataProvider], None],
+    data: bytes,
+    known: Mapping[str, str],
+    *,
+    strict: bool,
+) -> None:
+    """Run ``target`` on ``data``. A :class:`KnownIssue` (which must be in ``known``) passes
+    unless ``strict``: fuzzing looks past it, the regression replay does not."""
+    try:
+        target(atheris.FuzzedDataProvider(data))
+    except KnownIssue as issue:
+        issue.listed_in(known)
+        if strict:
+            raise
+
+
 def fuzz_main(test_one_input: Callable[[bytes], None], namespace: dict[str, Any]) -> None:
     """Hand ``test_one_input`` to atheris with libFuzzer's flags from the command line.
 

@@ -44,12 +44,12 @@ import atheris
 from tests.fuzz._common import (
     ODD_CARDS,
     JsonMaker,
-    KnownIssue,
     any_card,
     deep_nesting,
     dumps,
     fuzz_main,
     instrumented,
+    run_target,
 )
 
 with instrumented(__name__ == "__main__"):
@@ -660,12 +660,7 @@ KNOWN_ISSUES: dict[str, str] = {}
 
 def TestOneInput(data: bytes, *, strict: bool = False) -> None:
     """The fuzz target. Known issues (see :class:`KnownIssue`) pass unless ``strict``."""
-    try:
-        send(atheris.FuzzedDataProvider(data))
-    except KnownIssue as issue:
-        issue.listed_in(KNOWN_ISSUES)
-        if strict:
-            raise
+    run_target(send, data, KNOWN_ISSUES, strict=strict)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ import atheris
 import numpy as np
 
 from tests.fuzz import _common
-from tests.fuzz._common import ODD_CARDS, KnownIssue, fuzz_main, instrumented, short
+from tests.fuzz._common import ODD_CARDS, fuzz_main, instrumented, run_target, short
 
 with instrumented(__name__ == "__main__"):
     import capsa_fast
@@ -440,12 +440,7 @@ def parse_one(fdp: atheris.FuzzedDataProvider) -> None:
 
 def TestOneInput(data: bytes, *, strict: bool = False) -> None:
     """The fuzz target. Known issues (see :class:`KnownIssue`) pass unless ``strict``."""
-    try:
-        parse_one(atheris.FuzzedDataProvider(data))
-    except KnownIssue as issue:
-        issue.listed_in(KNOWN_ISSUES)
-        if strict:
-            raise
+    run_target(parse_one, data, KNOWN_ISSUES, strict=strict)
 
 
 def _check_lookup_table() -> None:

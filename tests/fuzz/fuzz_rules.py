@@ -30,9 +30,9 @@ import atheris
 from tests.fuzz._common import (
     INTERESTING_FLOATS,
     JsonMaker,
-    KnownIssue,
     fuzz_main,
     instrumented,
+    run_target,
     short,
 )
 
@@ -390,13 +390,8 @@ KNOWN_ISSUES: dict[str, str] = {}
 
 def TestOneInput(data: bytes, *, strict: bool = False) -> None:
     """The fuzz target. Known issues (see :class:`KnownIssue`) pass unless ``strict``."""
-    try:
-        JSON.fresh()
-        build(atheris.FuzzedDataProvider(data))
-    except KnownIssue as issue:
-        issue.listed_in(KNOWN_ISSUES)
-        if strict:
-            raise
+    JSON.fresh()
+    run_target(build, data, KNOWN_ISSUES, strict=strict)
 
 
 if __name__ == "__main__":
