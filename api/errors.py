@@ -155,6 +155,12 @@ def problem_response(
     return response
 
 
+def api_problem_response(exc: ApiProblem) -> Response:
+    return problem_response(
+        exc.status, exc.detail, errors=exc.errors, headers=exc.headers, code=exc.code
+    )
+
+
 def _http_exception_detail(exc: HTTPException) -> str:
     # werkzeug's descriptions are written for HTML pages; say what went wrong instead.
     if exc.code == 404:
@@ -171,9 +177,7 @@ def _http_exception_detail(exc: HTTPException) -> str:
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiProblem)
     def handle_problem(exc: ApiProblem) -> Response:
-        return problem_response(
-            exc.status, exc.detail, errors=exc.errors, headers=exc.headers, code=exc.code
-        )
+        return api_problem_response(exc)
 
     @app.errorhandler(HTTPException)
     def handle_http_exception(exc: HTTPException) -> Response:

@@ -24,7 +24,7 @@ from flask import Flask, Response, after_this_request, current_app, g, request, 
 from api.banting_schemas import DECK_SIZE, PASS
 from api.cards import card_ids
 from api.common import engine, read_rules, refuse
-from api.errors import ApiProblem, FieldErrors, problem_response
+from api.errors import ApiProblem, FieldErrors, api_problem_response
 from api.game_store import (
     GameRecord,
     GameStore,
@@ -77,17 +77,21 @@ def _store() -> GameStore:
     return store(current_app)
 
 
-@bp.errorhandler(sqlite3.Error)
-def _store_failed(exc: sqlite3.Error) -> Response:
-    """The store is locked past its busy timeout, or unreadable: 503, nothing was changed
-    (each write is one transaction), and the cause goes to the log only."""
-    current_app.logger.error("Game session store error on %s: %r", request.path, exc)
-    return problem_response(
+def store_unavailable(exc: Exception) -> ApiProblem:
+    """The 503 for a store locked past its busy timeout or unreadable (each write is one
+    transaction, so nothing was changed); the cause goes to the log only."""
+    current_app.logger.error("Game session store failed on %s: %r", request.path, exc)
+    return ApiProblem(
         503,
         "The game session store is busy or unavailable; nothing was changed. Try again.",
         headers={"Retry-After": "1"},
         code="SESSION_STORE_UNAVAILABLE",
     )
+
+
+@bp.errorhandler(sqlite3.Error)
+def _store_failed(exc: sqlite3.Error) -> Response:
+    return api_problem_response(store_unavailable(exc))
 
 
 # --- authentication -----------------------------------------------------------------------

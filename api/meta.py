@@ -11,7 +11,6 @@ from pydantic import Field
 
 from api import banting, games, susun
 from api.banting_schemas import PresetsResponse
-from api.errors import ApiProblem
 from api.openapi import build_openapi
 from api.routing import ModelBlueprint
 from api.schemas import Health, ResponseModel
@@ -36,13 +35,7 @@ def health() -> Health:
     try:
         games.store(current_app).check()
     except (sqlite3.Error, OSError) as exc:
-        current_app.logger.error("Health check: the session store failed: %r", exc)
-        raise ApiProblem(
-            503,
-            "The game session store cannot be read; see the server log.",
-            headers={"Retry-After": "10"},
-            code="SESSION_STORE_UNAVAILABLE",
-        ) from None
+        raise games.store_unavailable(exc) from None
     return Health(status="ok", version=capsa_fast.__version__, checks={"session_store": "ok"})
 
 

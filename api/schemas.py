@@ -174,7 +174,8 @@ class Problem(ResponseModel):
         default=None,
         description=(
             "Stable machine-readable reason where one status has several (a game move's 409: "
-            "e.g. DOES_NOT_BEAT, NOT_YOUR_TURN, ROUND_OVER, CONFLICT)."
+            "e.g. DOES_NOT_BEAT, NOT_YOUR_TURN, ROUND_OVER, CONFLICT; a 503: "
+            "SESSION_STORE_UNAVAILABLE)."
         ),
         json_schema_extra=drop_default,
     )
