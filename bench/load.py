@@ -419,6 +419,23 @@ class GameDriver:
             self.reset()  # the bots always hand the turn back to the only human: not expected
 
 
+async def _timed_exchange(
+    plan: Plan, conn: Connection, rec: Recorder, route: str, raw: bytes
+) -> tuple[int, bytes] | None:
+    """Send one request and record its answer or failure; (status, body), or None when the
+    connection failed or timed out (it is then closed, and reopens on the next request)."""
+    start = time.monotonic()
+    try:
+        async with asyncio.timeout(plan.timeout):
+            status, body, done = await conn.exchange(raw)
+    except CONNECTION_ERRORS as exc:
+        conn.close()
+        rec.failure(route, start, exc)
+        return None
+    rec.answer(route, start, done - start, status, body)
+    return status, body
+
+
 async def _interactive(
     plan: Plan, pools: dict[str, list[tuple[str, bytes]]], clock: Clock, rec: Recorder, n: int
 ) -> int:
@@ -436,20 +453,14 @@ async def _interactive(
             pool = pools[kind]
             route, raw = pool[cursors[kind]]
             cursors[kind] = (cursors[kind] + 1) % len(pool)
-        start = time.monotonic()
-        try:
-            async with asyncio.timeout(plan.timeout):
-                status, body, done = await conn.exchange(raw)
-        except CONNECTION_ERRORS as exc:
-            conn.close()
-            rec.failure(route, start, exc)
-            if kind == "move":
-                game.reset()
-            await asyncio.sleep(0.01)
-            continue
-        rec.answer(route, start, done - start, status, body)
+        answer = await _timed_exchange(plan, conn, rec, route, raw)
         if kind == "move":
-            game.update(route, status, body)
+            if answer is None:
+                game.reset()
+            else:
+                game.update(route, *answer)
+        if answer is None:
+            await asyncio.sleep(0.01)
     conn.close()
     return conn.opened
 
@@ -457,16 +468,8 @@ async def _interactive(
 async def _full_batches(plan: Plan, raw: bytes, clock: Clock, rec: Recorder) -> int:
     conn = Connection(plan.target, clock)
     while time.monotonic() < clock.window_end:
-        start = time.monotonic()
-        try:
-            async with asyncio.timeout(plan.timeout):
-                status, body, done = await conn.exchange(raw)
-        except CONNECTION_ERRORS as exc:
-            conn.close()
-            rec.failure(FULL_BATCH, start, exc)
+        if await _timed_exchange(plan, conn, rec, FULL_BATCH, raw) is None:
             await asyncio.sleep(0.1)
-            continue
-        rec.answer(FULL_BATCH, start, done - start, status, body)
     conn.close()
     return conn.opened
 

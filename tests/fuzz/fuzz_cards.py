@@ -184,18 +184,16 @@ def check_refusal(exc: BaseException, refused: Refused, what: str) -> None:
     raise AssertionError(f"{what}: message {message!r} does not name {needle!r}")
 
 
-def check_parse(obj: Any, fresh: Any = None) -> list[int] | None:
-    """Parse ``obj`` (``fresh``: a new copy of it, for iterators that run out) with the
-    package and the reference; both must agree. Returns the ids if accepted."""
+def agree(what: str, call: Any, reference: Any) -> Any:
+    """``call()`` must do what ``reference()`` does: return the same value, or be refused
+    (``Refused`` from the reference) with the right exception and message. Returns the
+    value, or None when refused."""
     try:
-        expected = read_cards(obj)
-        refused = None
+        expected, refused = reference(), None
     except Refused as exc:
         expected, refused = None, exc
-    target = obj if fresh is None else fresh()
-    what = f"parse_cards({short(obj)})"
     try:
-        got = capsa_fast.parse_cards(target)
+        got = call()
     except (ValueError, TypeError) as exc:
         if refused is None:
             raise AssertionError(f"{what} refused {expected}: {exc!r}") from exc
@@ -206,6 +204,17 @@ def check_parse(obj: Any, fresh: Any = None) -> list[int] | None:
     if got != expected:
         raise AssertionError(f"{what} = {got}, expected {expected}")
     return got
+
+
+def check_parse(obj: Any, fresh: Any = None) -> list[int] | None:
+    """Parse ``obj`` (``fresh``: a new copy of it, for iterators that run out) with the
+    package and the reference; both must agree. Returns the ids if accepted."""
+    target = obj if fresh is None else fresh()
+    what = f"parse_cards({short(obj)})"
+    ids: list[int] | None = agree(
+        what, lambda: capsa_fast.parse_cards(target), lambda: read_cards(obj)
+    )
+    return ids
 
 
 def check_round_trip(ids: list[int]) -> None:
@@ -235,20 +244,7 @@ def check_round_trip(ids: list[int]) -> None:
 
 
 def check_card_id(item: Any) -> None:
-    try:
-        expected, refused = read_item(item), None
-    except Refused as exc:
-        expected, refused = None, exc
-    what = f"card_id({short(item)})"
-    try:
-        got = capsa_fast.card_id(item)
-    except (ValueError, TypeError) as exc:
-        if refused is None:
-            raise AssertionError(f"{what} refused {expected}: {exc!r}") from exc
-        check_refusal(exc, refused, what)
-        return
-    if got != expected:
-        raise AssertionError(f"{what} = {got}, expected {expected}")
+    agree(f"card_id({short(item)})", lambda: capsa_fast.card_id(item), lambda: read_item(item))
 
 
 def expected_field_errors(
