@@ -77,6 +77,18 @@ def _hand_and_table(
     return hand, table
 
 
+def _check_twos_demoted(
+    twos_demoted: bool, rules: banting.Rules | None, errors: FieldErrors
+) -> None:
+    """The 2s can only be demoted under rules that demote them (two_demotion)."""
+    if twos_demoted and rules is not None and not rules.two_demotion:
+        errors.add(
+            "twos_demoted",
+            "The 2s are only demoted under the two_demotion setting (a four of a kind "
+            "demotes them); these rules have two_demotion false.",
+        )
+
+
 def _table_combo(table: list[int] | None, rules: banting.Rules) -> None:
     """422 on ``table`` unless it is a combo under ``rules``."""
     if table is None or banting.classify(table, rules) is not None:
@@ -170,6 +182,7 @@ def validate(body: ValidateRequest) -> ValidateResponse:
         PASS if body.play == PASS else _cards(body.play, "play", errors, lo=0, hi=DECK_SIZE)
     )
     rules = read_rules(banting.Rules.from_dict, body.rules, errors)
+    _check_twos_demoted(body.twos_demoted, rules, errors)
     errors.raise_if_any()
     assert rules is not None
     _table_combo(table, rules)
@@ -184,6 +197,7 @@ def validate(body: ValidateRequest) -> ValidateResponse:
             first_play=body.first_play,
             passed=body.passed,
             lang=language,
+            twos_demoted=body.twos_demoted,
         ),
         "play",
     )
@@ -208,13 +222,19 @@ def legal_plays(body: LegalPlaysRequest) -> LegalPlaysResponse:
     errors = FieldErrors()
     hand, table = _hand_and_table(body, errors)
     rules = read_rules(banting.Rules.from_dict, body.rules, errors)
+    _check_twos_demoted(body.twos_demoted, rules, errors)
     errors.raise_if_any()
     assert rules is not None
     _table_combo(table, rules)
 
     plays = engine(
         lambda: banting.legal_plays(
-            hand, table, rules=rules, first_play=body.first_play, passed=body.passed
+            hand,
+            table,
+            rules=rules,
+            first_play=body.first_play,
+            passed=body.passed,
+            twos_demoted=body.twos_demoted,
         ),
         "hand",
     )

@@ -177,12 +177,24 @@ Passed = Annotated[
 ]
 
 
+TwosDemoted = Annotated[
+    bool,
+    Field(
+        description=(
+            "Round state under the two_demotion setting (seed 000): a four of a kind played "
+            "this round has made the 2s the lowest singles. Needs rules with two_demotion."
+        )
+    ),
+]
+
+
 class ValidateRequest(RequestModel):
     hand: Hand
     play: Play
     table: Table
     first_play: FirstPlay
     passed: Passed = False
+    twos_demoted: TwosDemoted = False
     rules: Rules
 
 
@@ -191,6 +203,7 @@ class LegalPlaysRequest(RequestModel):
     table: Table
     first_play: FirstPlay
     passed: Passed = False
+    twos_demoted: TwosDemoted = False
     rules: Rules
     limit: int = Field(
         default=DEFAULT_LEGAL_PLAYS_LIMIT,
@@ -274,6 +287,7 @@ class BantingSettings(ResponseModel):
     bombs: str = _setting("bombs")
     first_lead: str = _setting("first_lead")
     pass_locks: bool = _setting("pass_locks")
+    two_demotion: bool = _setting("two_demotion")
     ending: str = _setting("ending")
     dragon: bool = _setting("dragon")
     scoring: list[list[int]] = _setting("scoring")

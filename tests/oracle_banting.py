@@ -67,6 +67,12 @@ Points where the rules text had to be interpreted (the tests avoid the ones mark
 10. ``score``: the multiplier for n cards is that of the tier with the largest threshold
     <= n (0 if there is none; untested); the player with 0 cards receives the sum of what
     the others pay. Input must have 2-4 counts, each 0..13, exactly one of them 0.
+11. ``flush_compare = top-card`` (seed 000): a flush is worth its highest card alone, its
+    rank in Big Two order, then that card's suit; the other four cards never count.
+12. ``two_demotion``: while the 2s are demoted (round state, passed here as
+    ``with_twos_demoted(rules)``), a single 2 is below a single 3 and the ace is the
+    highest single; a 2 among the singles keeps its suit order. Pairs, triples, five-card
+    combos and the lowest card of a first play are unchanged.
 """
 
 from __future__ import annotations
@@ -121,6 +127,7 @@ _DEFAULTS: Rules = {
     "bombs": "none",
     "first_lead": "lowest-card",
     "pass_locks": False,
+    "two_demotion": False,
     "ending": "first-out",
     "dragon": True,
     "scoring": DEFAULT_SCORING,
@@ -141,6 +148,12 @@ _PRESET_CHANGES: dict[str, Rules] = {
         "bombs": "quads-and-straight-flush",
     },
     "pagat": {"flush_compare": "rank-first"},
+    "capsa-klasik": {
+        "straights": "no-two",
+        "flush_compare": "top-card",
+        "pass_locks": True,
+        "two_demotion": True,
+    },
 }
 PRESET_NAMES = tuple(_PRESET_CHANGES)
 
@@ -224,6 +237,24 @@ def card_strength(card: int, rules: Rules) -> tuple[int, int]:
     return big_two_rank(card), suit_value(card, rules)
 
 
+DEMOTED = "twos demoted now"  # the round-state flag, never a setting
+
+
+def with_twos_demoted(rules: Rules, demoted: bool = True) -> Rules:
+    """The same rules while a four of a kind has (or has not) demoted the 2s."""
+    if demoted and not rules["two_demotion"]:
+        raise ValueError("only rules with two_demotion demote the 2s")
+    return {**rules, DEMOTED: demoted}
+
+
+def single_strength(card: int, rules: Rules) -> tuple[int, int]:
+    """A card played alone: Big Two order, except that demoted 2s are lowest."""
+    rank, suit = card_strength(card, rules)
+    if rules.get(DEMOTED):
+        rank = -1 if rank_char(card) == "2" else rank
+    return rank, suit
+
+
 def lowest_card(hand: Iterable[int], rules: Rules) -> int:
     return min(hand, key=lambda card: card_strength(card, rules))
 
@@ -240,7 +271,7 @@ def _judge(cards: Sequence[int], rules: Rules) -> tuple[str, Key] | str:
     highest_suit = max((suit_value(card, rules) for card in cards), default=-1)
 
     if len(cards) == 1:
-        return "single", card_strength(cards[0], rules)
+        return "single", single_strength(cards[0], rules)
     if len(cards) == 2:
         if rank_counts == [2]:
             return "pair", (big_two_rank(cards[0]), highest_suit)
@@ -283,6 +314,8 @@ def _judge(cards: Sequence[int], rules: Rules) -> tuple[str, Key] | str:
         suit = suit_value(cards[0], rules)
         if rules["flush_compare"] == "suit-first":
             return "flush", (suit, ranks)
+        if rules["flush_compare"] == "top-card":
+            return "flush", (ranks[0], suit)
         return "flush", (ranks, suit)
     if run is not None:
         return "RULE_FORBIDS"  # a run the straights list leaves out

@@ -240,6 +240,7 @@ class OracleGame:
             for hand in self.dealt
         ]
         self.history: list[tuple[int, Play | None]] = []
+        self.twos_demoted = False
         self.table: Play | None = None
         self.table_seat: int | None = None
         self.passed: set[int] = set()
@@ -289,6 +290,13 @@ class OracleGame:
     def hand(self, seat: int) -> list[int]:
         return sort_hand(self.hands[seat], self.rules)
 
+    @property
+    def live_rules(self) -> Rules:
+        """The rules with this round's state: whether a four of a kind demoted the 2s."""
+        if not self.rules["two_demotion"]:
+            return self.rules
+        return combos.with_twos_demoted(self.rules, self.twos_demoted)
+
     def holders(self) -> list[int]:
         return [seat for seat in range(self.players) if self.hands[seat]]
 
@@ -321,7 +329,7 @@ class OracleGame:
                 table is None
                 or (
                     (len(play) == len(table) or (bombs and len(play) == 5 and len(table) < 5))
-                    and combos.beats(sorted(play), table, self.rules)
+                    and combos.beats(sorted(play), table, self.live_rules)
                 )
             )
         ]
@@ -332,7 +340,7 @@ class OracleGame:
         if self.over or seat != self.turn:
             return []
         table = None if self.table is None else sorted(self.table)
-        found = combos.legal_plays(self.hands[seat], table, self.rules, self.first_play)
+        found = combos.legal_plays(self.hands[seat], table, self.live_rules, self.first_play)
         plays = [
             play
             for play in found
@@ -340,7 +348,7 @@ class OracleGame:
                 self.hands[seat],
                 sorted(play),
                 table,
-                self.rules,
+                self.live_rules,
                 self.first_play,
                 seat in self.passed,
             )[0]
@@ -365,7 +373,7 @@ class OracleGame:
         play: str | list[int] = PASS if move == PASS else sorted(move)  # type: ignore[arg-type]
         table = None if self.table is None else sorted(self.table)
         ok, code = combos.validate(
-            self.hands[seat], play, table, self.rules, self.first_play, seat in self.passed
+            self.hands[seat], play, table, self.live_rules, self.first_play, seat in self.passed
         )
         return None if ok else code
 
@@ -385,6 +393,11 @@ class OracleGame:
         self.history.append((seat, play))
         self.passed_since_play = set()
         self.first_play = False
+        # Seed 000: a four of a kind demotes the 2s; the next one restores them.
+        if self.rules["two_demotion"] and combos.kind_of(sorted(play), self.rules) == (
+            "four_of_a_kind"
+        ):
+            self.twos_demoted = not self.twos_demoted
         if not self.hands[seat]:
             if self.cards_left is None:
                 self.cards_left = self.counts

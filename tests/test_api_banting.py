@@ -385,7 +385,13 @@ def test_presets(api_client: FlaskClient) -> None:
     assert response.status_code == 200
     result = response.get_json()
     assert result["default"] == "capsa-banting"
-    assert sorted(result["presets"]) == ["capsa-banting", "hong-kong", "pagat", "taiwan"]
+    assert sorted(result["presets"]) == [
+        "capsa-banting",
+        "capsa-klasik",
+        "hong-kong",
+        "pagat",
+        "taiwan",
+    ]
     assert result["presets"] == banting.PRESETS
     assert result["presets"]["capsa-banting"] == {
         "suit_order": "dchs",
@@ -396,6 +402,7 @@ def test_presets(api_client: FlaskClient) -> None:
         "bombs": "none",
         "first_lead": "lowest-card",
         "pass_locks": False,
+        "two_demotion": False,
         "ending": "first-out",
         "dragon": True,
         "scoring": [[1, 1], [10, 2], [13, 3]],
@@ -737,7 +744,13 @@ def test_all_presets_route_lists_banting_presets(api_client) -> None:
     assert response.status_code == 200
     body = response.get_json()
     assert body["banting"]["default"] == "capsa-banting"
-    assert set(body["banting"]["presets"]) == {"capsa-banting", "hong-kong", "taiwan", "pagat"}
+    assert set(body["banting"]["presets"]) == {
+        "capsa-banting",
+        "capsa-klasik",
+        "hong-kong",
+        "taiwan",
+        "pagat",
+    }
     assert body["banting"]["presets"]["taiwan"]["suit_order"] == "cdhs"
 
 

@@ -33,7 +33,10 @@ PRESET_TABLE = {
         "quads-and-straight-flush",
     ),
     "pagat": ("dchs", [*PLAIN, "23456", "A2345"], "highest-card", "rank-first", "none"),
+    "capsa-klasik": ("dchs", PLAIN, "highest-card", "top-card", "none"),
 }
+# RULES.md 3.4: pass_locks and two_demotion are on in capsa-klasik only.
+KLASIK_ONLY = {"pass_locks": "capsa-klasik", "two_demotion": "capsa-klasik"}
 
 
 def rules_of(preset: str = "capsa-banting", **overrides: Any) -> Any:
@@ -85,14 +88,15 @@ def test_presets_match_the_rules_table(preset: str) -> None:
     assert settings["flush_compare"] == flush
     assert settings["bombs"] == bombs
     assert settings["triples"] is True
-    assert settings["pass_locks"] is False
+    for setting, only in KLASIK_ONLY.items():
+        assert settings[setting] is (preset == only)
     assert settings["dragon"] is True
     assert settings["first_lead"] == "lowest-card"
     assert settings["ending"] == "first-out"
     assert [list(tier) for tier in settings["scoring"]] == DEFAULT_TIERS
 
 
-def test_presets_dict_lists_the_four_presets_and_round_trips() -> None:
+def test_presets_dict_lists_the_five_presets_and_round_trips() -> None:
     assert set(banting.PRESETS) == set(PRESET_TABLE)
     for name, settings in banting.PRESETS.items():
         rebuilt = banting.Rules.from_dict(dict(settings)).to_dict()

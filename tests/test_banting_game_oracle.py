@@ -43,6 +43,8 @@ CONFIGS: list[tuple[str, str, dict[str, Any]]] = [
     ),
     ("hk-locks-last-standing", "hong-kong", {"pass_locks": True, "ending": "last-standing"}),
     ("pagat-own-tiers", "pagat", {"scoring": [[1, 2], [5, 3], [11, 5]]}),
+    ("two-demotion-bombs", "taiwan", {"two_demotion": True}),
+    ("klasik-last-standing", "capsa-klasik", {"ending": "last-standing"}),
 ]
 PLAYERS = (2, 3, 4)
 MATCHES_PER_CASE = 35
@@ -85,6 +87,7 @@ def game_state(game: Any) -> dict[str, Any]:
         "leader": game.leader,
         "passed": list(game.passed),
         "first_play": game.first_play,
+        "twos_demoted": game.twos_demoted,
         "counts": list(game.counts),
         "hands": [list(game.hand(seat)) for seat in range(game.players)],
         "history": [(move.seat, cards_of(move.combo)) for move in game.history],
@@ -114,6 +117,7 @@ def oracle_state(o: OracleGame) -> dict[str, Any]:
         "leader": o.leader,
         "passed": sorted(o.passed),
         "first_play": o.first_play,
+        "twos_demoted": o.twos_demoted,
         "counts": o.counts,
         "hands": [o.hand(seat) for seat in range(o.players)],
         "history": [(seat, None if play is None else sorted(play)) for seat, play in o.history],
@@ -232,12 +236,14 @@ def random_illegal(rng: random.Random, o: OracleGame) -> tuple[int, model.Move |
 
 
 def check_hint(game: Any, o: OracleGame, seat: int, trail: Trail) -> None:
-    """The standard bot's hint is a move the model allows, and asking changes nothing."""
+    """The standard bot's hint is a move the model allows, never a pass while the seat has a
+    play (seed 003: «Petunjuk» picks cards that can be played), and asking changes nothing."""
     before = game_state(game)
     hint = game.hint(seat)
     assert game_state(game) == before, f"hint changed the Game: {trail}"
     move: model.Move = PASS if hint.is_pass else frozenset(hint.cards)
     assert hint.seat == seat and o.judge(seat, move) is None, f"hint {hint}: {trail}"
+    assert hint.is_pass == (not o.legal_plays(seat)), f"hint {hint} passes: {trail}"
 
 
 def play_match(
@@ -277,7 +283,7 @@ def play_match(
                 attempt = random_illegal(rng, o)
                 if attempt is not None:
                     seen[try_illegal(game, o, *attempt, trail)] += 1
-            if rng.random() < 0.03:
+            if rng.random() < 0.05:
                 check_hint(game, o, seat, trail)
             if o.rules["pass_locks"] and seat in o.passed:
                 seen["locked pass"] += 1
@@ -288,9 +294,14 @@ def play_match(
                 assert verdict.ok and verdict.code is None, f"validate refuses: {trail}"
                 assert cards_of(verdict.combo) == (None if move == PASS else sorted(move)), trail
             table_seat = o.table_seat
+            demoted = o.twos_demoted
+            if demoted and o.table is not None and len(o.table) == 1 and move != PASS:
+                seen["single played on demoted 2s"] += 1
             made = apply_move(game, seat, move, rng)
             o.move(seat, move)
             seen["moves"] += 1
+            if o.twos_demoted != demoted:
+                seen["twos demoted" if o.twos_demoted else "twos restored"] += 1
             assert made.seat == seat and made.is_pass == (move == PASS), trail
             assert sorted(made.cards) == ([] if move == PASS else sorted(move)), trail
             assert_same(game, o, trail)
@@ -335,6 +346,107 @@ def test_random_matches_agree_with_the_model(
         wanted.add("RULE_FORBIDS")
     missing = sorted(name for name in wanted if not seen[name])
     assert not missing, f"the random games never reached {missing}: {dict(seen)}"
+
+
+# ----------------------------------------------------------------------------- two_demotion
+
+DEMOTION_CONFIGS = [
+    pytest.param("capsa-klasik", {}, id="capsa-klasik"),
+    pytest.param("capsa-banting", {"two_demotion": True}, id="two-demotion"),
+    pytest.param("taiwan", {"two_demotion": True, "pass_locks": True}, id="bombs-locks"),
+]
+DEMOTION_ROUNDS = 120
+
+
+def codes_with_quads(players: int, rng: random.Random, wanted: int) -> list[str]:
+    """Codes whose deal holds at least two fours of a kind (so a round can demote the 2s
+    and restore them); the deals are checked against the model by assert_same."""
+    found = []
+    while len(found) < wanted:
+        code = random_code(rng, players)
+        quads = sum(
+            count == 4
+            for hand in banting.deal(code)
+            for count in Counter(card // 4 for card in hand).values()
+        )
+        if quads >= 2:
+            found.append(code)
+    return found
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize(("preset", "overrides"), DEMOTION_CONFIGS)
+def test_two_demotion_rounds_agree_with_the_model(
+    preset: str, overrides: dict[str, Any], players: int
+) -> None:
+    """Seed 000: «Ketika kombinasi piting dikeluarkan, 2 akan dibom»; seed 002: «Bom dapat
+    membuat 2 menjadi lebih rendah dari 3». Rounds dealt with two or more fours of a kind,
+    where a four of a kind is played whenever one is legal (mostly) and bots take some
+    turns: the Game and the model agree on every move (``twos_demoted`` included), and
+    the 2s are demoted, beaten by 3s as singles, and restored by the next four."""
+    rng = random.Random(seed_of("demotion", preset, overrides, players))
+    seen: Counter[str] = Counter()
+    for code in codes_with_quads(players, rng, DEMOTION_ROUNDS):
+        game, o = new_pair(preset, overrides, code)
+        trail = Trail(preset, overrides, code)
+        assert_same(game, o, trail, "new round: ")
+        bot_seat = rng.randrange(players)
+        while not o.over:
+            seat = o.turn
+            assert seat is not None
+            demoted = o.twos_demoted
+            if rng.random() < 0.1:
+                plays = sorted((frozenset(c.cards) for c in game.legal_plays(seat)), key=sorted)
+                assert plays == sorted(o.legal_plays(seat), key=sorted), trail
+            if rng.random() < 0.1:
+                check_hint(game, o, seat, trail)
+            if seat == bot_seat:
+                made = game.bot_play(seat, rng.choice(banting.BOT_LEVELS))
+                move: model.Move = PASS if made.is_pass else frozenset(made.cards)
+                assert o.judge(seat, move) is None, f"bot move {made} refused: {trail}"
+            else:
+                legal = o.legal_moves(seat)
+                fours = [m for m in legal if m != PASS and len(m) == 5 and
+                         combos.kind_of(sorted(m), o.rules) == "four_of_a_kind"]
+                move = rng.choice(fours) if fours and rng.random() < 0.8 else rng.choice(legal)
+                apply_move(game, seat, move, rng)
+            if demoted and o.table is not None and len(o.table) == 1 and move != PASS:
+                low = combos.rank_char(min(move)) == "2"  # type: ignore[type-var]
+                seen["demoted 2 played as a single" if low else "single on demoted 2s"] += 1
+            trail.moves.append(f"{seat}: {move_text(move)}")
+            o.move(seat, move)
+            assert_same(game, o, trail)
+            if o.twos_demoted != demoted:
+                seen["twos demoted" if o.twos_demoted else "twos restored"] += 1
+        seen["rounds"] += 1
+    for what in ("twos demoted", "twos restored", "single on demoted 2s"):
+        assert seen[what] >= 5, f"the rounds reached {what!r} only {seen[what]} times: {seen}"
+
+
+def test_demoted_twos_are_the_lowest_singles_only() -> None:
+    """The stateless calls take the round state: while the 2s are demoted a 3 beats a 2 as
+    a single, the ace is the top single, and pairs, triples and five-card combos keep the
+    usual order (a pair of 2s still beats a pair of aces)."""
+    rules = banting.Rules.preset("capsa-klasik")
+    oracle_rules = combos.with_twos_demoted(combos.make_rules("capsa-klasik"))
+    assert banting.compare("3d", "2s", rules) == -1
+    assert banting.compare("3d", "2s", rules, twos_demoted=True) == 1
+    assert banting.compare("As", "2s", rules, twos_demoted=True) == 1
+    assert banting.compare("2d 2c", "Ah As", rules, twos_demoted=True) == 1
+    verdict = banting.validate("3d 9c", "3d", table="2s", rules=rules, twos_demoted=True)
+    assert verdict.ok
+    assert not banting.validate("3d 9c", "3d", table="2s", rules=rules).ok
+    hand = combos.parse("2c 2d 3h 7s Ah")
+    table = combos.parse("Kd")
+    ours = {frozenset(c.cards) for c in banting.legal_plays(hand, table, rules, twos_demoted=True)}
+    assert ours == combos.legal_plays(hand, table, oracle_rules)
+    assert ours == {frozenset([combos.parse("Ah")[0]])}
+    counts = banting.legal_play_counts([hand], table="Kd", rules=rules, twos_demoted=True)
+    assert list(counts) == [1]
+    mask = banting.legal_play_mask([hand], table="3c", rules=rules, twos_demoted=True)
+    assert mask.sum() == 3  # 3h, 7s and Ah; the 2s are below the 3c
+    with pytest.raises(ValueError, match="two_demotion"):
+        banting.validate("3d 9c", "3d", table="2s", twos_demoted=True)
 
 
 # ----------------------------------------------------------------------------- codes and deals

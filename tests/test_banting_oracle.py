@@ -24,6 +24,8 @@ from capsa_fast import banting
 from tests import oracle_banting as oracle
 from tests.oracle_banting import ALL_RUNS, RANK_CHARS, cards_text
 
+TWOS_DEMOTED = "twos_demoted"  # not a setting: the state passed to the stateless calls
+
 # (id, preset, overrides)
 CONFIGS: list[tuple[str, str, dict[str, Any]]] = [
     ("capsa-banting", "capsa-banting", {}),
@@ -50,6 +52,11 @@ CONFIGS: list[tuple[str, str, dict[str, Any]]] = [
     ("no-flushes", "capsa-banting", {"flush_compare": "none"}),
     ("taiwan-suit-first", "taiwan", {"flush_compare": "suit-first"}),
     ("suit-order-shdc", "pagat", {"suit_order": "shdc", "bombs": "quads-and-straight-flush"}),
+    ("top-card", "capsa-banting", {"flush_compare": "top-card"}),
+    ("capsa-klasik", "capsa-klasik", {}),
+    # The round state of seed 000's two_demotion: a four of a kind has demoted the 2s.
+    ("klasik-twos-demoted", "capsa-klasik", {TWOS_DEMOTED: True}),
+    ("bombs-twos-demoted", "taiwan", {"two_demotion": True, TWOS_DEMOTED: True}),
 ]
 PRESETS_ONLY = {"capsa-banting", "hong-kong", "taiwan", "pagat"}
 
@@ -59,7 +66,16 @@ def config_params() -> list[Any]:
 
 
 def both_rules(preset: str, overrides: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-    return banting.Rules.preset(preset, **overrides), oracle.make_rules(preset, **overrides)
+    settings = {k: v for k, v in overrides.items() if k != TWOS_DEMOTED}
+    ours = oracle.make_rules(preset, **settings)
+    if overrides.get(TWOS_DEMOTED):
+        ours = oracle.with_twos_demoted(ours)
+    return banting.Rules.preset(preset, **settings), ours
+
+
+def state(ours: dict[str, Any]) -> dict[str, bool]:
+    """The round state to hand to the engine's stateless calls along with the rules."""
+    return {TWOS_DEMOTED: True} if ours.get(oracle.DEMOTED) else {}
 
 
 def seed_of(*parts: object) -> int:
@@ -176,6 +192,8 @@ def test_settings_agree_with_the_oracle(preset: str, overrides: dict[str, Any]) 
     rules, ours = both_rules(preset, overrides)
     theirs = rules.to_dict()
     for name, value in ours.items():
+        if name == oracle.DEMOTED:
+            continue
         got = theirs[name]
         if name == "straights":
             got = list(got)
@@ -204,7 +222,7 @@ def test_classify_agrees(preset: str, overrides: dict[str, Any]) -> None:
         cards = draw(rng, rng.choices(shapes, weights)[0])
         expected_kind = oracle.kind_of(cards, ours)
         expected_reason = oracle.why_not(cards, ours)
-        combo = banting.classify(cards, rules)
+        combo = banting.classify(cards, rules, **state(ours))
         kind = None if combo is None else combo.kind
         reason = banting.why_not(cards, rules)
         code = None if reason is None else reason[0]
@@ -268,7 +286,7 @@ def test_compare_agrees(preset: str, overrides: dict[str, Any]) -> None:
         except ValueError:
             expected = "ValueError"
         try:
-            got: int | str = banting.compare(a, b, rules)
+            got: int | str = banting.compare(a, b, rules, **state(ours))
         except ValueError:
             got = "ValueError"
         outcomes.add(expected)
@@ -312,7 +330,9 @@ def test_legal_plays_agree(preset: str, overrides: dict[str, Any]) -> None:
     cases.append((random_hand(rng, 17), None, rng.random() < 0.5))  # bigger than a deal
     for hand, table, first_play in cases:
         expected = oracle.legal_plays(hand, table, ours, first_play)
-        combos = banting.legal_plays(hand, table=table, rules=rules, first_play=first_play)
+        combos = banting.legal_plays(
+            hand, table=table, rules=rules, first_play=first_play, **state(ours)
+        )
         got = _as_set(combos)
         if got != expected or len(combos) != len(got):
             mismatches.append(
@@ -343,10 +363,16 @@ def test_legal_play_counts_agree(preset: str, overrides: dict[str, Any]) -> None
     mismatches = []
     for hands, table, first_play in batches:
         array = np.array(hands, dtype=np.uint8)
-        counts = banting.legal_play_counts(array, table=table, rules=rules, first_play=first_play)
+        counts = banting.legal_play_counts(
+            array, table=table, rules=rules, first_play=first_play, **state(ours)
+        )
         assert np.asarray(counts).shape == (len(hands),)
         for i, hand in enumerate(hands):
-            listed = len(banting.legal_plays(hand, table=table, rules=rules, first_play=first_play))
+            listed = len(
+                banting.legal_plays(
+                    hand, table=table, rules=rules, first_play=first_play, **state(ours)
+                )
+            )
             if i < 4:
                 oracle_count = len(oracle.legal_plays(hand, table, ours, first_play))
                 if oracle_count != listed:
@@ -415,7 +441,8 @@ def test_validate_agrees(preset: str, overrides: dict[str, Any]) -> None:
         ok, code = oracle.validate(hand, play, table, ours, first_play, passed)
         seen.add(code)
         verdict = banting.validate(
-            hand, play, table=table, rules=rules, first_play=first_play, passed=passed
+            hand, play, table=table, rules=rules, first_play=first_play, passed=passed,
+            **state(ours),
         )
         got_code = None if verdict.ok else verdict.code
         if verdict.ok != ok or got_code != code:

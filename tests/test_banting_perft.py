@@ -51,6 +51,7 @@ from tests.oracle_banting import (
     legal_plays,
     make_rules,
     parse,
+    with_twos_demoted,
 )
 
 
@@ -120,6 +121,8 @@ CASES = [
         expected_first_play(1),
     ),
     ("no-two", "capsa-banting", {"straights": "no-two"}, expected(8), expected_first_play(1)),
+    # seed 000: no 2 in straights; top-card flushes are as many as any flushes
+    ("capsa-klasik", "capsa-klasik", {}, expected(8), expected_first_play(1)),
     ("two-low", "capsa-banting", {"straights": "two-low"}, expected(10), expected_first_play(3)),
     (
         "taiwan-order-with-flushes",
@@ -159,6 +162,7 @@ ISSUE_TOTALS = {
     "taiwan": 14_790,
     "ace-top-jqka2": 18_878,
     "no-two": 17_858,
+    "capsa-klasik": 17_858,
 }
 
 
@@ -318,6 +322,56 @@ def test_oracle_perft_answering_small_tables(
     preset: str, table: str, per_kind: dict[str, int]
 ) -> None:
     rules = make_rules(preset)
+    table_ids = parse(table)
+    hand = [card for card in range(52) if card not in table_ids]
+    counts = Counter(kind_of(list(play), rules) for play in legal_plays(hand, table_ids, rules))
+    assert dict(counts) == per_kind
+
+
+# Answering a single from the full deck while a four of a kind has demoted the 2s
+# (two_demotion, seed 000): the 2s are the lowest singles, the ace the highest.
+#   2s (the highest 2, dchs): every card of another rank is higher -> 48.
+#   2d (the lowest single of all): 51.
+#   3d: the 47 other cards that are not 2s.
+#   Ah: only As -> 1; As: the top single -> 0.
+#   2h 2s (a pair): pairs keep their order, and no pair is above the 2s -> 0.
+#   2s under taiwan with two_demotion: the 48 singles, and the bombs as without demotion.
+DEMOTED_ANSWERS = [
+    ("capsa-klasik", {}, "2s", {"single": 48}),
+    ("capsa-klasik", {}, "2d", {"single": 51}),
+    ("capsa-klasik", {}, "3d", {"single": 47}),
+    ("capsa-klasik", {}, "Ah", {"single": 1}),
+    ("capsa-klasik", {}, "As", {}),
+    ("capsa-klasik", {}, "2h 2s", {}),
+    ("taiwan", {"two_demotion": True}, "2s",
+     {"single": 48, "four_of_a_kind": 564, "straight_flush": 38}),
+]
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides", "table", "per_kind"),
+    [pytest.param(*case, id=f"{case[0]}:{case[2]}") for case in DEMOTED_ANSWERS],
+)
+def test_engine_perft_answering_demoted_twos(
+    banting, preset: str, overrides: dict, table: str, per_kind: dict[str, int]
+) -> None:
+    table_ids = parse(table)
+    hand = [card for card in range(52) if card not in table_ids]
+    rules = banting.Rules.preset(preset, **overrides)
+    plays = banting.legal_plays(hand, table=table_ids, rules=rules, twos_demoted=True)
+    assert dict(engine_counts(plays)) == per_kind
+    counts = banting.legal_play_counts([hand], table=table_ids, rules=rules, twos_demoted=True)
+    assert list(counts) == [sum(per_kind.values())]
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides", "table", "per_kind"),
+    [pytest.param(*case, id=f"{case[0]}:{case[2]}") for case in DEMOTED_ANSWERS[:-1]],
+)
+def test_oracle_perft_answering_demoted_twos(
+    preset: str, overrides: dict, table: str, per_kind: dict[str, int]
+) -> None:
+    rules = with_twos_demoted(make_rules(preset, **overrides))
     table_ids = parse(table)
     hand = [card for card in range(52) if card not in table_ids]
     counts = Counter(kind_of(list(play), rules) for play in legal_plays(hand, table_ids, rules))

@@ -28,13 +28,15 @@ FlushCompare parse_flush(const std::string& s) {
   if (s == "suit-first") return FlushCompare::kSuitFirst;
   if (s == "rank-first") return FlushCompare::kRankFirst;
   if (s == "none") return FlushCompare::kNone;
-  throw std::invalid_argument("flush_compare must be suit-first, rank-first or none, got '" + s + "'");
+  if (s == "top-card") return FlushCompare::kTopCard;
+  throw std::invalid_argument("flush_compare must be suit-first, rank-first, top-card or none, got '" +
+                              s + "'");
 }
 
 // The Python layer validates settings and hands over normalised values.
 Rules make_rules(const std::string& suit_order, const std::vector<int>& straights,
                  const std::string& tiebreak, const std::string& flush, bool triples,
-                 bool bombs, bool pass_locks) {
+                 bool bombs, bool pass_locks, bool two_demotion, bool twos_demoted) {
   Rules r;
   if (suit_order.size() != 4) throw std::invalid_argument("suit_order must hold 4 suits");
   for (std::size_t pos = 0; pos < 4; ++pos) {
@@ -52,6 +54,8 @@ Rules make_rules(const std::string& suit_order, const std::vector<int>& straight
   r.triples = triples;
   r.bombs = bombs;
   r.pass_locks = pass_locks;
+  r.two_demotion = two_demotion;
+  r.twos_demoted = twos_demoted;
   return r;
 }
 
@@ -185,7 +189,9 @@ void bind_banting(py::module_& m) {
   py::class_<Rules>(m, "BantingRules")
       .def(py::init(&make_rules), py::arg("suit_order"), py::arg("straights"),
            py::arg("straight_tiebreak"), py::arg("flush_compare"), py::arg("triples"),
-           py::arg("bombs"), py::arg("pass_locks"));
+           py::arg("bombs"), py::arg("pass_locks"), py::arg("two_demotion") = false,
+           py::arg("twos_demoted") = false)
+      .def_readonly("twos_demoted", &Rules::twos_demoted);
 
   py::class_<Combo>(m, "BantingCombo", "A Capsa Banting combo.")
       .def_property_readonly("kind", [](const Combo& c) { return std::string(kind_name(c.kind)); })

@@ -132,6 +132,7 @@ void bind_banting_game(py::module_& m) {
         return out;
       })
       .def_property_readonly("first_play", [](const PyRound& s) { return s.round.first_play(); })
+      .def_property_readonly("twos_demoted", [](const PyRound& s) { return s.round.twos_demoted(); })
       .def_property_readonly("must_contain", [](const PyRound& s) { return s.round.must_contain(); })
       .def_property_readonly("over", [](const PyRound& s) { return s.round.over(); })
       .def_property_readonly("winner", [](const PyRound& s) { return optional_seat(s.round.winner()); })
@@ -173,7 +174,15 @@ void bind_banting_game(py::module_& m) {
         const Move mv = bot_move(s.round, lv, make ? s.rng : scratch);
         if (make) s.round.apply_legal(mv.seat, mv.is_pass ? nullptr : &mv.combo);
         return move_tuple(mv);
-      }, py::arg("level"), py::arg("make"));
+      }, py::arg("level"), py::arg("make"))
+      .def("hint", [](const PyRound& s, const std::string& level) {
+        if (s.round.over()) throw std::invalid_argument("the round is over");
+        SplitMix64 scratch = s.rng;  // nothing changes, the bots' dice included
+        const Hint h = hint_move(s.round, parse_level(level), scratch);
+        return py::make_tuple(h.move.seat,
+                              h.move.is_pass ? py::object(py::none()) : py::cast(h.move.combo),
+                              h.pass_reasonable);
+      }, py::arg("level"), "The level's move, never a pass while a play exists: (seat, combo, pass_reasonable).");
 
   m.def("banting_shuffled_deck", [](std::uint64_t seed) {
     const auto deck = shuffled_deck(seed);

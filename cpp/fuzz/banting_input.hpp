@@ -51,10 +51,12 @@ inline banting::Rules read_rules(Input& in) {
   const std::uint8_t f = in.byte();
   r.straight_tiebreak = f & 1 ? banting::StraightTiebreak::kSequenceTop
                               : banting::StraightTiebreak::kHighestCard;
-  r.flush_compare = static_cast<banting::FlushCompare>((f >> 1 & 3) % 3);
+  r.flush_compare = static_cast<banting::FlushCompare>(f >> 1 & 3);  // all four
   r.triples = !(f & 8);  // on by default, as in every preset
   r.bombs = (f & 16) != 0;
   r.pass_locks = (f & 32) != 0;
+  r.two_demotion = (f & 64) != 0;
+  r.twos_demoted = r.two_demotion && (f & 128) != 0;  // the state, for stateless calls
   return r;
 }
 

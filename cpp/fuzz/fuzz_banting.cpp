@@ -116,7 +116,9 @@ std::vector<int> order_key(const Combo& x, const Rules& r) {
     ranks = static_cast<std::uint16_t>(ranks | 1u << rank_of(cs[i]));
   }
   switch (x.kind) {
-    case Kind::kSingle:
+    case Kind::kSingle:  // rank (a demoted 2 below the 3s), then suit
+      if (r.twos_demoted && rank_of(top) == 0) return {-1, single_order(top, r)};
+      return {single_order(top, r) / 4, single_order(top, r)};
     case Kind::kPair:
     case Kind::kTriple:
       return {single_order(top, r)};  // rank, then the highest suit
@@ -135,6 +137,7 @@ std::vector<int> order_key(const Combo& x, const Rules& r) {
       for (int i = 0; i < n; ++i) by_rank.push_back(big_two_rank(cs[i]));
       std::sort(by_rank.rbegin(), by_rank.rend());
       const int suit = r.suit_rank[static_cast<std::size_t>(suit_of(cs[0]))];
+      if (r.flush_compare == FlushCompare::kTopCard) return {by_rank[0], suit};
       if (r.flush_compare == FlushCompare::kSuitFirst) by_rank.insert(by_rank.begin(), suit);
       else by_rank.push_back(suit);
       return by_rank;

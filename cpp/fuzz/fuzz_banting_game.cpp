@@ -16,6 +16,8 @@
 //     count_legal_plays on the same position;
 //   - the round ends within a bounded number of moves, with one winner holding no cards,
 //     a finishing order, and scores that are score(cards_left, tiers) and sum to zero;
+//   - a hint is an accepted move, never a pass while a play exists (seed 003);
+//   - two_demotion: each four of a kind played flips twos_demoted, nothing else does;
 //   - in a quarter of the inputs, simulate() plays a few rounds of bots: zero-sum scores,
 //     winners in the table, and the same results when called again.
 #include <algorithm>
@@ -37,7 +39,7 @@ namespace {
 struct Snapshot {
   int turn, leader, table_seat, winner;
   unsigned passed;
-  bool first_play, has_table, dragon;
+  bool first_play, has_table, dragon, twos_demoted;
   Combo table;
   std::array<CardMask, kMaxPlayers> hands{};
   CardMask played;
@@ -46,14 +48,16 @@ struct Snapshot {
   explicit Snapshot(const Round& r)
       : turn(r.turn()), leader(r.leader()), table_seat(r.table_seat()), winner(r.winner()),
         passed(r.passed_mask()), first_play(r.first_play()), has_table(r.table() != nullptr),
-        dragon(r.dragon()), table(r.table() ? *r.table() : Combo{}), played(r.played()),
+        dragon(r.dragon()), twos_demoted(r.twos_demoted()),
+        table(r.table() ? *r.table() : Combo{}), played(r.played()),
         moves(r.history().size()), finishing(r.finishing_order()) {
     for (int s = 0; s < r.players(); ++s) hands[static_cast<std::size_t>(s)] = r.hand(s);
   }
   bool operator==(const Snapshot& o) const {
     return turn == o.turn && leader == o.leader && table_seat == o.table_seat &&
            winner == o.winner && passed == o.passed && first_play == o.first_play &&
-           has_table == o.has_table && dragon == o.dragon && table.kind == o.table.kind &&
+           has_table == o.has_table && dragon == o.dragon && twos_demoted == o.twos_demoted &&
+           table.kind == o.table.kind &&
            table.size == o.table.size && table.cards == o.table.cards &&
            table.strength == o.table.strength && hands == o.hands && played == o.played &&
            moves == o.moves && finishing == o.finishing;
@@ -159,6 +163,18 @@ class Driver {
     Verdict v;
     FUZZ_CHECK(r_.check(m.seat, cs.data(), static_cast<int>(cs.size()), m.is_pass, &v) == RoundCode::kOk);
     if (!m.is_pass) FUZZ_CHECK(v.combo.mask() == m.combo.mask() && v.combo.strength == m.combo.strength);
+    // The hint of the same level (standard for expert, whose rollouts are costly) is an
+    // accepted move that is never a pass while a play exists, and changes nothing.
+    SplitMix64 scratch = rng;
+    const Hint h = hint_move(r_, level == BotLevel::kExpert ? BotLevel::kStandard : level, scratch);
+    FUZZ_CHECK(Snapshot(r_) == before);
+    const std::vector<int> hs = h.move.is_pass ? std::vector<int>{} : cards_of(h.move.combo);
+    FUZZ_CHECK(r_.check(h.move.seat, hs.data(), static_cast<int>(hs.size()), h.move.is_pass, &v) == RoundCode::kOk);
+    FUZZ_CHECK(h.move.is_pass == legal().empty());
+    if (level == BotLevel::kStandard || level == BotLevel::kBeginner) {  // deterministic bots
+      FUZZ_CHECK(h.pass_reasonable == (m.is_pass && !legal().empty()));
+      if (!h.pass_reasonable) FUZZ_CHECK(h.move.is_pass == m.is_pass && h.move.combo.mask() == m.combo.mask());
+    }
     return m;
   }
 
@@ -223,6 +239,12 @@ class Driver {
 
   void accepted(const Snapshot& before, int seat, CardMask play) {
     ++moves_;
+    // two_demotion: every four of a kind played flips the 2s' demotion, nothing else does.
+    const bool four = play && r_.table() && r_.table()->kind == Kind::kFourOfAKind &&
+                      r_.table()->mask() == play;
+    const bool flips = four && rules_.rules.two_demotion;
+    FUZZ_CHECK(r_.twos_demoted() == (before.twos_demoted != flips));
+    FUZZ_CHECK(rules_.rules.two_demotion || !r_.twos_demoted());
     const auto s = static_cast<std::size_t>(seat);
     FUZZ_CHECK((before.hands[s] & play) == play);
     for (int o = 0; o < r_.players(); ++o) {

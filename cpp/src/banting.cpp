@@ -64,7 +64,7 @@ Combo classify(const int* cards, int n, const Rules& rules, Code* why) noexcept 
   if (why) *why = Code::kOk;
   if (n == 1) {
     out.kind = Kind::kSingle;
-    out.strength = static_cast<std::uint32_t>(single_order(top, rules));
+    out.strength = static_cast<std::uint32_t>(single_strength(top, rules));
     return out;
   }
   if (n <= 3) {
@@ -124,9 +124,17 @@ Combo classify(const int* cards, int n, const Rules& rules, Code* why) noexcept 
     by_rank = by_rank << 4 | static_cast<std::uint32_t>(big_two_rank(c[static_cast<std::size_t>(i)]));
   const std::uint32_t suit = rules.suit_rank[static_cast<std::size_t>(suit_of(c[0]))];
   out.kind = Kind::kFlush;
-  out.strength = rules.flush_compare == FlushCompare::kSuitFirst
-                     ? five(kFlush5, suit << 20 | by_rank)
-                     : five(kFlush5, by_rank << 2 | suit);
+  switch (rules.flush_compare) {
+    case FlushCompare::kSuitFirst:
+      out.strength = five(kFlush5, suit << 20 | by_rank);
+      break;
+    case FlushCompare::kTopCard:  // the highest card alone: its rank, then its suit
+      out.strength = five(kFlush5, static_cast<std::uint32_t>(big_two_rank(top)) << 2 | suit);
+      break;
+    default:
+      out.strength = five(kFlush5, by_rank << 2 | suit);
+      break;
+  }
   return out;
 }
 

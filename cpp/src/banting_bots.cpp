@@ -23,7 +23,8 @@ int top_rank(const Combo& c) noexcept { return big_two_rank(c.cards[c.size - 1u]
 // its position in the straights list << 2 | suit and a full house's is the triple's rank.
 double height(const Combo& c, const Rules& rules) noexcept {
   switch (c.kind) {
-    case Kind::kSingle:
+    case Kind::kSingle:  // its strength is rank * 4 + suit, with demoted 2s lowest
+      return static_cast<double>(c.strength >> 2) / 12.0;
     case Kind::kPair:
     case Kind::kTriple:
       return top_rank(c) / 12.0;
@@ -68,15 +69,16 @@ struct Ranks {
 };
 
 // Cost of the cards left after the five-card combos: grouped by rank into triples (when
-// allowed), pairs and singles.
-double rest_cost(CardMask rest, bool triples) noexcept {
+// allowed), pairs and singles (a lone 2 is a low single while the 2s are demoted).
+double rest_cost(CardMask rest, const Rules& rules) noexcept {
   double cost = 0;
   for (int r = 0; r < kNumRanks; ++r) {
     const int k = __builtin_popcountll(rest >> (r * 4) & 0xF);
     if (!k) continue;
-    const double w = weight(big_two_rank(r * 4) / 12.0);
+    const int rank = k == 1 ? single_strength(r * 4, rules) >> 2 : big_two_rank(r * 4);
+    const double w = weight(rank / 12.0);
     if (k == 1 || k == 2) cost += w;
-    else if (k == 3) cost += triples ? w : 2 * w;
+    else if (k == 3) cost += rules.triples ? w : 2 * w;
     else cost += 2 * w;
   }
   return cost;
@@ -190,11 +192,11 @@ std::vector<Five> five_card_options(CardMask hand, const Rules& rules) {
 
 Plan plan_hand(CardMask hand, const Rules& rules) {
   const std::vector<Five> fives = five_card_options(hand, rules);
-  double best = rest_cost(hand, rules.triples);
+  double best = rest_cost(hand, rules);
   int bi = -1, bj = -1;
   for (std::size_t i = 0; i < fives.size(); ++i) {
     const Five& f = fives[i];
-    const double one = f.w + rest_cost(hand & ~f.mask, rules.triples);
+    const double one = f.w + rest_cost(hand & ~f.mask, rules);
     if (one < best - 1e-9) {
       best = one;
       bi = static_cast<int>(i);
@@ -203,7 +205,7 @@ Plan plan_hand(CardMask hand, const Rules& rules) {
     for (std::size_t j = i + 1; j < fives.size(); ++j) {
       const Five& g = fives[j];
       if (f.mask & g.mask) continue;
-      const double two = f.w + g.w + rest_cost(hand & ~f.mask & ~g.mask, rules.triples);
+      const double two = f.w + g.w + rest_cost(hand & ~f.mask & ~g.mask, rules);
       if (two < best - 1e-9) {
         best = two;
         bi = static_cast<int>(i);
@@ -234,7 +236,8 @@ bool is_boss(const Combo& c, CardMask unseen, const Rules& rules) {
     const int k = by.n[static_cast<std::size_t>(r)];
     if (k < c.size) continue;
     const int best = by.cards[static_cast<std::size_t>(r)][static_cast<std::size_t>(k - 1)];
-    if (static_cast<std::uint32_t>(single_order(best, rules)) > c.strength) return false;
+    const int order = c.size == 1 ? single_strength(best, rules) : single_order(best, rules);
+    if (static_cast<std::uint32_t>(order) > c.strength) return false;
   }
   return true;
 }
@@ -259,10 +262,17 @@ Move random_move(const Round& r, SplitMix64& rng) {
 
 Move beginner_move(const Round& r) {
   const int seat = r.turn();
-  const Rules& rules = r.rules().rules;
+  const Rules& rules = r.combo_rules();
   const Combo* table = r.table();
   if (!table) {
-    const int low = lowest_card(r.hand(seat), rules);
+    const int must = r.must_contain();
+    int low = must;
+    if (low < 0) {  // the lowest single, which is a 2 while the 2s are demoted
+      for (CardMask h = r.hand(seat); h; h &= h - 1) {
+        const int c = __builtin_ctzll(h);
+        if (low < 0 || single_strength(c, rules) < single_strength(low, rules)) low = c;
+      }
+    }
     return play_move(seat, classify(&low, 1, rules));
   }
   bool found = false;
@@ -287,7 +297,7 @@ struct Standard {
   CardMask unseen;
 
   explicit Standard(const Round& round)
-      : r(round), rules(round.rules().rules), seat(round.turn()), hand(round.hand(seat)),
+      : r(round), rules(round.combo_rules()), seat(round.turn()), hand(round.hand(seat)),
         held(__builtin_popcountll(hand)), opp_min(kHandSize + 1),
         plan(plan_hand(hand, rules)), unseen(kDeck & ~hand & ~round.played()) {
     for (int s = 0; s < r.players(); ++s)
@@ -354,7 +364,8 @@ struct Standard {
       if (!from_plan || c.strength < from_plan->strength) from_plan = &c;
     }
     if (from_plan) {
-      const bool control = from_plan->size <= 3 && top_rank(*from_plan) >= 11;  // A or 2
+      // A or 2 (the ace alone as a single while the 2s are demoted)
+      const bool control = from_plan->size <= 3 && height(*from_plan, rules) >= 11 / 12.0;
       const bool spare = plan.combos.size() <= 2 || held <= 4;
       if (control && !danger && !spare && height(table, rules) < 0.7) return pass_move(seat);
       return play_move(seat, *from_plan);
@@ -377,20 +388,51 @@ struct Standard {
     if (best && best_gain >= threshold) return play_move(seat, *best);
     return pass_move(seat);
   }
+
+  // The play it likes best when it would rather pass (for a hint, which never passes while
+  // a play exists): its weakest plan combo that answers, else the answer of the table's
+  // size (any size when none) that spoils its plan least, the weakest among equals.
+  // Contract: legal is not empty, sorted weakest first.
+  Move best_play(const std::vector<Combo>& legal) const {
+    const Combo& table = *r.table();
+    for (const Combo& c : plan.combos)
+      if (c.size == table.size && beats(c, table, rules))
+        for (const Combo& l : legal)
+          if (l.mask() == c.mask()) return play_move(seat, l);
+    bool same_size = false;
+    for (const Combo& c : legal) same_size |= c.size == table.size;
+    const Combo* best = nullptr;
+    double best_cost = std::numeric_limits<double>::infinity();
+    for (const Combo& c : legal) {
+      if (same_size && c.size != table.size) continue;
+      const double cost = plan_hand(hand & ~c.mask(), rules).cost;
+      if (cost < best_cost - 1e-9) {
+        best_cost = cost;
+        best = &c;
+      }
+    }
+    return play_move(seat, *best);
+  }
 };
 
-Move standard_move(const Round& r) {
+// The standard bot's legal plays, weakest first (shared by its move and its hint).
+std::vector<Combo>& sorted_legal(const Round& r) {
   auto& legal = legal_buffer();
   r.for_each_legal([&](const Combo& c) { legal.push_back(c); });
+  std::sort(legal.begin(), legal.end(), [](const Combo& a, const Combo& b) {
+    return a.size != b.size ? a.size < b.size : a.strength < b.strength;
+  });
+  return legal;
+}
+
+Move standard_move(const Round& r) {
+  // Weakest first, so ties in the searches below go to the cheaper play.
+  const auto& legal = sorted_legal(r);
   const int seat = r.turn();
   if (legal.empty()) return pass_move(seat);
   const CardMask hand = r.hand(seat);
   for (const Combo& c : legal)
     if (c.mask() == hand) return play_move(seat, c);  // going out
-  // Weakest first, so ties in the searches below go to the cheaper play.
-  std::sort(legal.begin(), legal.end(), [](const Combo& a, const Combo& b) {
-    return a.size != b.size ? a.size < b.size : a.strength < b.strength;
-  });
   const Standard s(r);
   return r.table() ? s.follow(legal) : s.lead();
 }
@@ -404,7 +446,7 @@ constexpr int kExpertSamples = 24;
 Move expert_move(const Round& r, SplitMix64& rng) {
   const int seat = r.turn();
   const CardMask hand = r.hand(seat);
-  const Rules& rules = r.rules().rules;
+  const Rules& rules = r.combo_rules();
   std::vector<Combo> legal;  // its own list: the rollouts reuse the shared buffer
   r.for_each_legal([&](const Combo& c) { legal.push_back(c); });
   if (legal.empty()) return pass_move(seat);
@@ -481,6 +523,16 @@ Move bot_move(const Round& round, BotLevel level, SplitMix64& rng) {
       break;
   }
   return standard_move(round);
+}
+
+Hint hint_move(const Round& round, BotLevel level, SplitMix64& rng) {
+  Hint h{bot_move(round, level, rng), false};
+  if (!h.move.is_pass) return h;
+  const auto& legal = sorted_legal(round);
+  if (legal.empty()) return h;
+  h.move = Standard(round).best_play(legal);
+  h.pass_reasonable = true;
+  return h;
 }
 
 std::uint64_t sim_round_seed(std::uint64_t seed, std::uint64_t g) noexcept {

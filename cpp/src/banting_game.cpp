@@ -39,7 +39,8 @@ int highest_card(CardMask hand, const Rules& rules) noexcept {
 
 Round::Round(const GameRules& rules, int players, std::uint64_t seed, int opener,
              bool record_history)
-    : rules_(&rules), players_(players), record_(record_history) {
+    : rules_(&rules), combo_rules_(rules.rules), players_(players), record_(record_history) {
+  combo_rules_.twos_demoted = false;
   const auto deck = shuffled_deck(seed);
   CardMask dealt = 0;
   for (int s = 0; s < players_; ++s) {
@@ -108,7 +109,7 @@ std::vector<int> Round::scores() const {
 RoundCode Round::check(int seat, const int* cards, int n, bool is_pass, Verdict* verdict) const {
   if (over()) return RoundCode::kRoundOver;
   if (seat != turn_) return RoundCode::kNotYourTurn;
-  *verdict = validate(hand(seat), cards, n, is_pass, table(), rules_->rules, first_play_,
+  *verdict = validate(hand(seat), cards, n, is_pass, table(), combo_rules_, first_play_,
                       has_passed(seat));
   return verdict->code == Code::kOk ? RoundCode::kOk : RoundCode::kRules;
 }
@@ -151,6 +152,9 @@ void Round::apply_legal(int seat, const Combo* play) {
     table_seat_ = seat;
     passed_since_play_ = 0;
     first_play_ = false;
+    // Each four of a kind turns the demotion of the 2s on, the next one off again.
+    if (play->kind == Kind::kFourOfAKind && combo_rules_.two_demotion)
+      combo_rules_.twos_demoted = !combo_rules_.twos_demoted;
     if (!hand(seat)) {
       finish_out(seat);
       if (over()) return;

@@ -44,6 +44,34 @@ int main() {
   taiwan.bombs = true;
   CHECK_EQ(count_legal_plays(deck, nullptr, taiwan, -1), 14790);
 
+  // flush_compare top-card (seed 000): the highest card's rank, then its suit; the rest
+  // never counts. Suit-first and top-card agree on this pair, rank-first does not.
+  Rules top_card = two_high;
+  top_card.flush_compare = FlushCompare::kTopCard;
+  Rules rank_first = two_high;
+  rank_first.flush_compare = FlushCompare::kRankFirst;
+  const char* spades = "As Qs 9s 7s 3s";
+  const char* diamonds = "Ad Kd 9d 7d 3d";
+  CHECK_EQ(compare(combo(spades, top_card), combo(diamonds, top_card), top_card), 1);
+  CHECK_EQ(compare(combo(spades, rank_first), combo(diamonds, rank_first), rank_first), -1);
+  CHECK_EQ(compare(combo("Ks Qs 9s 7s 3s", top_card), combo(diamonds, top_card), top_card), -1);
+  CHECK_EQ(compare(combo("2d 4d 5d 7d 9d", top_card), combo(spades, top_card), top_card), 1);
+  CHECK_EQ(compare(combo("As Js 8s 6s 4s", top_card), combo(spades, top_card), top_card), 0);
+
+  // two_demotion: with the 2s demoted, a 2 is the lowest single and the ace the highest;
+  // pairs and bigger combos keep the usual order.
+  Rules demoted = two_high;
+  demoted.two_demotion = true;
+  demoted.twos_demoted = true;
+  CHECK_EQ(compare(combo("3d", demoted), combo("2s", demoted), demoted), 1);
+  CHECK_EQ(compare(combo("As", demoted), combo("2s", demoted), demoted), 1);
+  CHECK_EQ(compare(combo("2s", demoted), combo("2h", demoted), demoted), 1);
+  CHECK_EQ(compare(combo("2d 2c", demoted), combo("As Ah", demoted), demoted), 1);
+  CHECK_EQ(count_legal_plays(mask_of(parse_cards("2c 2s 3h Ah")), nullptr, demoted, -1), 5);
+  const Combo two_on_table = combo("2s", demoted);
+  CHECK_EQ(count_legal_plays(mask_of(parse_cards("2c 2d 3h Ah")), &two_on_table, demoted, -1), 2);
+  CHECK_EQ(count_legal_plays(deck & ~mask_of(parse_cards("2s")), &two_on_table, demoted, -1), 48);
+
   Code why = Code::kOk;
   CHECK(combo("Jd Qd Kc As 2h", two_high, &why).kind == Kind::kNone);
   CHECK(why == Code::kRuleForbids);

@@ -14,7 +14,7 @@ namespace {
 bool short_run() { return std::getenv("CAPSA_FAST_SHORT") != nullptr; }
 
 std::vector<GameRules> rule_sets() {
-  std::vector<GameRules> out(7);
+  std::vector<GameRules> out(9);
   out[1].rules.straights = {0, 12, 1, 2, 3, 4, 5, 6, 7, 8};  // hong-kong's two-low order
   out[1].rules.flush_compare = FlushCompare::kRankFirst;
   out[2].rules.flush_compare = FlushCompare::kNone;        // taiwan-like, with bombs
@@ -26,6 +26,13 @@ std::vector<GameRules> rule_sets() {
   out[5].rules.triples = false;
   out[6].dragon = false;
   out[6].tiers = {{1, 2}, {7, 3}};
+  // capsa-klasik (seed 000): no 2 in straights, top-card flushes, pass locks, two_demotion
+  out[7].rules.straights = {1, 2, 3, 4, 5, 6, 7, 8};
+  out[7].rules.flush_compare = FlushCompare::kTopCard;
+  out[7].rules.pass_locks = true;
+  out[7].rules.two_demotion = true;
+  out[8] = out[2];  // bombs with two_demotion
+  out[8].rules.two_demotion = true;
   return out;
 }
 
@@ -88,6 +95,11 @@ void test_rounds(const GameRules& rules, int players, BotLevel level, int rounds
         CHECK(v.code == Code::kCannotPassWhenLeading);
       }
       CHECK(Snapshot(r) == before);
+      // A hint is never a pass while the seat holds a play (seed 003 «Petunjuk»).
+      SplitMix64 scratch = rng;
+      const Hint h = hint_move(r, level, scratch);
+      CHECK(h.move.is_pass == (r.for_each_legal([](const Combo&) {}) == 0));
+      const bool demoted = r.twos_demoted();
       const Move m = bot_move(r, level, rng);
       CHECK_EQ(m.seat, r.turn());
       int cards[5];
@@ -95,6 +107,8 @@ void test_rounds(const GameRules& rules, int players, BotLevel level, int rounds
       const RoundCode code = r.apply(m.seat, cards, m.is_pass ? 0 : m.combo.size, m.is_pass, &v);
       CHECK(code == RoundCode::kOk);
       if (code != RoundCode::kOk) break;
+      const bool four = !m.is_pass && m.combo.kind == Kind::kFourOfAKind;
+      CHECK(r.twos_demoted() == (demoted != (four && rules.rules.two_demotion)));
     }
     CHECK(r.over());
     const std::vector<int> s = r.scores();

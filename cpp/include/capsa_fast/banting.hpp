@@ -21,7 +21,8 @@ enum class Kind : std::uint8_t {
 const char* kind_name(Kind k) noexcept;
 
 enum class StraightTiebreak : std::uint8_t { kHighestCard, kSequenceTop };
-enum class FlushCompare : std::uint8_t { kSuitFirst, kRankFirst, kNone };
+// kTopCard (seed 000): the rank of the highest card, then that card's suit, nothing else.
+enum class FlushCompare : std::uint8_t { kSuitFirst, kRankFirst, kNone, kTopCard };
 
 // Why a set of cards is not a playable combo, or why a play is refused. The order of the
 // play codes is the precedence of API.md: when several apply, the first one is reported.
@@ -53,6 +54,12 @@ struct Rules {
   bool triples = true;
   bool bombs = false;  // four of a kind and straight flushes beat any single, pair, triple
   bool pass_locks = false;
+  // two_demotion (seed 000): a four of a kind played in a round makes the 2s the lowest
+  // singles until another four of a kind restores them. The setting lives here so a round
+  // knows to track it; `twos_demoted` is that round state, read by classify for singles
+  // (stateless callers set it on a copy).
+  bool two_demotion = false;
+  bool twos_demoted = false;
 
   // Position of run `start` in `straights`, or -1 when that run is not a straight.
   int straight_position(int start) const noexcept;
@@ -63,6 +70,14 @@ constexpr int big_two_rank(int card) { return (rank_of(card) + 12) % 13; }
 // Total order of single cards: big_two_rank * 4 + suit position, 0..51.
 inline int single_order(int card, const Rules& r) noexcept {
   return big_two_rank(card) * 4 + r.suit_rank[static_cast<std::size_t>(suit_of(card))];
+}
+
+// Order of a card played as a single: single_order, except that while the 2s are demoted
+// they come below the 3s (the ace is then the highest rank). Pairs, triples and five-card
+// combos always use single_order.
+inline int single_strength(int card, const Rules& r) noexcept {
+  const int rank = r.twos_demoted ? (big_two_rank(card) + 1) % 13 : big_two_rank(card);
+  return rank * 4 + r.suit_rank[static_cast<std::size_t>(suit_of(card))];
 }
 
 // A card set as a 52-bit mask (bit = card id).

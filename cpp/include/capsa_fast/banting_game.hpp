@@ -59,6 +59,9 @@ class Round {
         bool record_history = true);
 
   const GameRules& rules() const noexcept { return *rules_; }
+  // The combo rules as they stand now: the table's, with this round's demotion of the 2s.
+  const Rules& combo_rules() const noexcept { return combo_rules_; }
+  bool twos_demoted() const noexcept { return combo_rules_.twos_demoted; }
   int players() const noexcept { return players_; }
   int turn() const noexcept { return turn_; }  // -1 once over
   bool over() const noexcept { return turn_ < 0; }
@@ -96,7 +99,7 @@ class Round {
   template <class F>
   int for_each_legal(F&& f) const {
     if (over()) return 0;
-    return for_each_legal_play(hand(turn_), table(), rules_->rules, must_contain(),
+    return for_each_legal_play(hand(turn_), table(), combo_rules_, must_contain(),
                                std::forward<F>(f), has_passed(turn_));
   }
   bool can_pass() const noexcept { return !over() && has_table_; }
@@ -110,6 +113,7 @@ class Round {
   void finish_out(int seat);
 
   const GameRules* rules_;
+  Rules combo_rules_;  // rules_->rules plus the round's twos_demoted state
   int players_;
   std::array<CardMask, kMaxPlayers> hands_{};
   int turn_ = 0;
@@ -135,6 +139,15 @@ enum class BotLevel : std::uint8_t { kRandom, kBeginner, kStandard, kExpert };
 // The move a bot would make for the seat to move; always legal. `rng` drives kRandom and
 // the samples of kExpert.
 Move bot_move(const Round& round, BotLevel level, SplitMix64& rng);
+
+// A hint (seed 003 «Petunjuk»): the bot's move, except that it is never a pass while the
+// seat holds a legal play; when the bot would pass, the standard bot's best play instead,
+// with pass_reasonable set (passing is also a fair choice).
+struct Hint {
+  Move move;
+  bool pass_reasonable = false;
+};
+Hint hint_move(const Round& round, BotLevel level, SplitMix64& rng);
 
 // A hand split into combos by the standard bot (exposed for tests and tools).
 struct Plan {

@@ -19,6 +19,7 @@ from .game import (
     CODE_ALPHABET,
     GAME_CODES,
     Game,
+    Hint,
     IllegalPlay,
     Move,
     RoundResult,
@@ -62,9 +63,12 @@ def _cards_or_none(cards: Any) -> Any:
     return None if cards is None else cards
 
 
-def classify(cards: Any, rules: RulesLike = None) -> Combo | None:
-    """The combo these 1-5 cards form under ``rules``, or None (see :func:`why_not`)."""
-    combo, _ = _core.banting_classify(cards, resolve(rules).core)
+def classify(cards: Any, rules: RulesLike = None, twos_demoted: bool = False) -> Combo | None:
+    """The combo these 1-5 cards form under ``rules``, or None (see :func:`why_not`).
+
+    ``twos_demoted``: the round's 2s are demoted (``two_demotion``: a four of a kind was
+    played), which makes them the lowest singles; only a single's strength changes."""
+    combo, _ = _core.banting_classify(cards, resolve(rules).core_for(twos_demoted))
     return combo
 
 
@@ -79,13 +83,14 @@ def why_not(cards: Any, rules: RulesLike = None, lang: str = "en") -> tuple[str,
     return code, verdict_message(code, lang, play=ids, hand=ids)
 
 
-def compare(a: Any, b: Any, rules: RulesLike = None) -> int:
+def compare(a: Any, b: Any, rules: RulesLike = None, twos_demoted: bool = False) -> int:
     """1 if ``a`` beats ``b``, -1 if ``b`` beats ``a``, 0 if equal.
 
     Raises ValueError when either is not a combo or they cannot be compared (different
     sizes, unless one is a bomb over a single, pair or triple under ``bombs``).
+    ``twos_demoted``: as in :func:`classify`.
     """
-    return int(_core.banting_compare(a, b, resolve(rules).core))
+    return int(_core.banting_compare(a, b, resolve(rules).core_for(twos_demoted)))
 
 
 def validate(
@@ -96,11 +101,14 @@ def validate(
     first_play: bool = False,
     passed: bool = False,
     lang: str = "en",
+    twos_demoted: bool = False,
 ) -> Verdict:
     """Judge ``play`` (cards, or the string ``"pass"``) from ``hand`` against ``table``.
 
     ``first_play``: the round's opening play, which must hold the hand's lowest card.
     ``passed``: this player has passed since the trick began (matters with ``pass_locks``).
+    ``twos_demoted``: a four of a kind has demoted the 2s (``two_demotion``), so they are
+    the lowest singles; the table is judged under the same state.
     Bad input (unknown or repeated cards, a table that is no combo, a card both in the hand
     and on the table) raises ValueError; a play that breaks the rules gives ``ok=False``.
     """
@@ -109,7 +117,7 @@ def validate(
     hand_ids = _core.parse_cards(hand)
     play_ids = None if is_pass else _core.parse_cards(play)
     code, combo, table_combo, lowest, _ = _core.banting_validate(
-        hand_ids, play_ids, _cards_or_none(table), r.core, first_play, passed
+        hand_ids, play_ids, _cards_or_none(table), r.core_for(twos_demoted), first_play, passed
     )
     message = verdict_message(
         code, lang, play=play_ids, hand=hand_ids, combo=combo, table=table_combo, lowest=lowest
@@ -124,14 +132,17 @@ def legal_plays(
     rules: RulesLike = None,
     first_play: bool = False,
     passed: bool = False,
+    twos_demoted: bool = False,
 ) -> list[Combo]:
     """Every distinct legal play from ``hand`` (1-52 cards), passing excluded.
 
     Leading when ``table`` is None; ``first_play`` keeps only plays with the lowest card;
-    ``passed`` (this player passed since the trick began) leaves none under ``pass_locks``.
+    ``passed`` (this player passed since the trick began) leaves none under ``pass_locks``;
+    ``twos_demoted``: the 2s are the lowest singles (see :func:`validate`).
     """
     r = resolve(rules)
-    return list(_core.banting_legal_plays(hand, table, r.core, first_play, passed))
+    core = r.core_for(twos_demoted)
+    return list(_core.banting_legal_plays(hand, table, core, first_play, passed))
 
 
 def legal_play_counts(
@@ -140,11 +151,12 @@ def legal_play_counts(
     rules: RulesLike = None,
     first_play: bool = False,
     passed: bool = False,
+    twos_demoted: bool = False,
 ) -> npt.NDArray[np.int32]:
     """Number of legal plays for each row of ``hands`` (integer array ``[N, k]`` of ids)."""
     arr = _batch_array(hands)
-    r = resolve(rules)
-    return _core.banting_legal_play_counts(arr, table, r.core, first_play, passed)
+    core = resolve(rules).core_for(twos_demoted)
+    return _core.banting_legal_play_counts(arr, table, core, first_play, passed)
 
 
 NUM_ACTIONS: int = _core.BANTING_NUM_ACTIONS
@@ -169,6 +181,7 @@ def legal_play_mask(
     first_play: bool = False,
     packed: bool = False,
     passed: bool = False,
+    twos_demoted: bool = False,
 ) -> npt.NDArray[np.bool_] | npt.NDArray[np.uint8]:
     """Legal plays of each row of ``hands`` (``[N, k]`` ids, k <= 13) as an action mask.
 
@@ -177,7 +190,8 @@ def legal_play_mask(
     ``[N, 208]`` (``numpy.unpackbits(m, axis=1, bitorder="little")`` restores them).
     """
     arr = _batch_array(hands)
-    bits = _core.banting_legal_play_mask(arr, table, resolve(rules).core, first_play, passed)
+    core = resolve(rules).core_for(twos_demoted)
+    bits = _core.banting_legal_play_mask(arr, table, core, first_play, passed)
     if packed:
         return bits
     return np.unpackbits(bits, axis=1, bitorder="little").astype(bool)
@@ -245,6 +259,7 @@ __all__ = [
     "STRAIGHT_ORDERS",
     "Combo",
     "Game",
+    "Hint",
     "IllegalPlay",
     "Move",
     "RoundResult",

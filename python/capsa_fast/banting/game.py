@@ -141,6 +141,14 @@ class Move:
         return [] if self.combo is None else list(self.combo.cards)
 
 
+@dataclass(frozen=True)
+class Hint(Move):
+    """A hint's move; ``pass_reasonable``: the bot would rather pass, so passing is also a
+    fair choice (the hint still names its best play)."""
+
+    pass_reasonable: bool = False
+
+
 class RoundResult(list[int]):
     """How a round ended. It is the list of per-seat scores (API.md: ``g.result`` is the
     per-seat scores once over), with the details as attributes: ``winner``, ``cards_left``
@@ -275,6 +283,12 @@ class Game:
         return self._r.first_play
 
     @property
+    def twos_demoted(self) -> bool:
+        """Under ``two_demotion``: a four of a kind played this round (and not undone by
+        another) has made the 2s the lowest singles. Always False without the setting."""
+        return self._r.twos_demoted
+
+    @property
     def over(self) -> bool:
         return self._r.over
 
@@ -362,12 +376,14 @@ class Game:
         seat_, combo = self._r.bot_move(level, True)
         return Move(seat_, combo)
 
-    def hint(self, seat: int, level: str = "standard") -> Move:
-        """The move the bot of ``level`` (the standard bot by default) would make for
-        ``seat``; nothing changes, the random bots' dice included."""
+    def hint(self, seat: int, level: str = "standard") -> Hint:
+        """A play for ``seat`` (seed 003 «Petunjuk»): the move the bot of ``level`` (the
+        standard bot by default) would make, except that it is never a pass while the seat
+        holds a legal play: when the bot would pass, its best play instead, with
+        ``pass_reasonable`` set. Nothing changes, the random bots' dice included."""
         self._bot_check(seat, level)
-        seat_, combo = self._r.bot_move(level, False)
-        return Move(seat_, combo)
+        seat_, combo, pass_reasonable = self._r.hint(level)
+        return Hint(seat_, combo, pass_reasonable)
 
     def _bot_check(self, seat: int, level: str) -> None:
         if level not in BOT_LEVELS:

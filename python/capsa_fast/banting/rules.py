@@ -30,12 +30,12 @@ STRAIGHT_ORDERS: dict[str, list[str]] = {
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "straight_tiebreak": ("highest-card", "sequence-top"),
-    "flush_compare": ("suit-first", "rank-first", "none"),
+    "flush_compare": ("suit-first", "rank-first", "top-card", "none"),
     "bombs": ("none", "quads-and-straight-flush"),
     "first_lead": ("lowest-card", "previous-winner"),
     "ending": ("first-out", "last-standing"),
 }
-BOOLEANS = ("triples", "pass_locks", "dragon")
+BOOLEANS = ("triples", "pass_locks", "dragon", "two_demotion")
 
 _DEFAULT_SCORING = [[1, 1], [10, 2], [13, 3]]
 
@@ -50,6 +50,7 @@ _BASE: dict[str, Any] = {
     "bombs": "none",
     "first_lead": "lowest-card",
     "pass_locks": False,
+    "two_demotion": False,
     "ending": "first-out",
     "dragon": True,
     "scoring": _DEFAULT_SCORING,
@@ -68,6 +69,14 @@ _CHANGES: dict[str, dict[str, Any]] = {
         "bombs": "quads-and-straight-flush",
     },
     "pagat": {"flush_compare": "rank-first"},
+    # Seed 000 as written: no 2 in straights, flushes by their highest card, a pass locks
+    # the player out of the trick, a four of a kind demotes the 2s.
+    "capsa-klasik": {
+        "straights": "no-two",
+        "flush_compare": "top-card",
+        "pass_locks": True,
+        "two_demotion": True,
+    },
 }
 PRESETS: dict[str, dict[str, Any]] = {name: {**_BASE, **diff} for name, diff in _CHANGES.items()}
 DEFAULT_PRESET = "capsa-banting"
@@ -149,11 +158,13 @@ class Rules(PresetRules):
     bombs: str = "none"
     first_lead: str = "lowest-card"
     pass_locks: bool = False
+    two_demotion: bool = False
     ending: str = "first-out"
     dragon: bool = True
     scoring: tuple[tuple[int, int], ...] = ((1, 1), (10, 2), (13, 3))
     preset_name: str = DEFAULT_PRESET
     _core_rules: Any = field(default=None, repr=False, compare=False)
+    _core_demoted: Any = field(default=None, repr=False, compare=False)
     _game_rules: Any = field(default=None, repr=False, compare=False)
 
     @classmethod
@@ -183,6 +194,7 @@ class Rules(PresetRules):
             bombs=s["bombs"],
             first_lead=s["first_lead"],
             pass_locks=s["pass_locks"],
+            two_demotion=s["two_demotion"],
             ending=s["ending"],
             dragon=s["dragon"],
             scoring=tuple((t[0], t[1]) for t in tiers),
@@ -207,16 +219,23 @@ class Rules(PresetRules):
         return super().from_dict(settings)
 
     def __post_init__(self) -> None:
-        core = _core.BantingRules(
-            self.suit_order,
-            [RUNS.index(r) for r in self.straights],
-            self.straight_tiebreak,
-            self.flush_compare,
-            self.triples,
-            self.bombs != "none",
-            self.pass_locks,
-        )
+        def core_rules(twos_demoted: bool) -> Any:
+            return _core.BantingRules(
+                self.suit_order,
+                [RUNS.index(r) for r in self.straights],
+                self.straight_tiebreak,
+                self.flush_compare,
+                self.triples,
+                self.bombs != "none",
+                self.pass_locks,
+                self.two_demotion,
+                twos_demoted,
+            )
+
+        core = core_rules(False)
         object.__setattr__(self, "_core_rules", core)
+        if self.two_demotion:
+            object.__setattr__(self, "_core_demoted", core_rules(True))
         game = _core.BantingGameRules(
             core,
             list(self.scoring),
@@ -238,6 +257,20 @@ class Rules(PresetRules):
     def core(self) -> Any:
         """The C++ rule set."""
         return self._core_rules
+
+    def core_for(self, twos_demoted: bool = False) -> Any:
+        """The C++ rule set with the 2s demoted (the state a four of a kind brings under
+        ``two_demotion``) or not; ValueError when these rules never demote them."""
+        if not isinstance(twos_demoted, bool):
+            raise ValueError(f"twos_demoted must be true or false, got {twos_demoted!r}")
+        if not twos_demoted:
+            return self._core_rules
+        if not self.two_demotion:
+            raise ValueError(
+                "twos_demoted is only meaningful under the two_demotion setting "
+                "(a four of a kind demotes the 2s); these rules have two_demotion=false"
+            )
+        return self._core_demoted
 
     @property
     def game_core(self) -> Any:
