@@ -132,6 +132,7 @@ def test_forbidden_runs_and_kinds_each_have_their_sentence() -> None:
             "Kamu sudah lewat; tunggu sampai meja bersih",
         ),
         ("3d 9c", "Ac", "8c", {}, "Kamu tidak memegang ♣A"),
+        ("3d 9c", [], None, {}, "Belum ada kartu yang dipilih"),
         ("3d 9c Tc", "9c Tc", "8c", {}, "Harus 1 kartu, kamu pilih 2"),
         ("3d 9c", "9c", "8c", {}, "Tunggal ♣9 boleh dikeluarkan"),
         ("3d 9c", "3d", "8c", {}, "Tunggal ♦3 tidak bisa menimpa Tunggal ♣8"),
@@ -160,14 +161,17 @@ def test_forbidden_runs_and_kinds_each_have_their_sentence() -> None:
     ],
 )
 def test_indonesian_vocabulary(
-    hand: str, play: str, table: str | None, kwargs: dict[str, Any], message: str
+    hand: str, play: Any, table: str | None, kwargs: dict[str, Any], message: str
 ) -> None:
     assert banting.validate(hand, play, table=table, lang="id", **kwargs).message == message
 
 
-def test_english_single_card_count_reads_naturally() -> None:
+def test_english_reads_naturally_for_one_card_and_for_none() -> None:
     verdict = banting.validate("3d 9c Tc", "9c Tc", table="8c")
     assert verdict.message == "You need 1 card; you chose 2"
+    assert banting.validate("3d 9c", [], table="8c").message == "You need 1 card; you chose 0"
+    assert banting.validate("3d 9c", []).message == "An empty play is not a combo"
+    assert banting.why_not([]) == ("NOT_A_COMBO", "An empty play is not a combo")
 
 
 def test_combo_labels_in_both_languages() -> None:

@@ -28,7 +28,7 @@ RANK_TEXT = {rank: "10" if rank == "T" else rank for rank in RANKS}
 # (3–7, J–2). Verdict templates name combos with {play} / {Play} (capitalised) and {table}.
 WORDS: dict[str, dict[str, dict[str, str]]] = {
     "en": {
-        "card": {"card": "{rank}{suit}", "none": "no cards"},
+        "card": {"card": "{rank}{suit}"},
         # Lower case: a combo's name sits inside sentences ("Pair of 9s cannot beat ...").
         "combo": {
             "single": "{card}",
@@ -49,6 +49,7 @@ WORDS: dict[str, dict[str, dict[str, str]]] = {
             "WRONG_CARD_COUNT": "You need {need} cards; you chose {n}",
             "WRONG_CARD_COUNT_ONE": "You need 1 card; you chose {n}",
             "NOT_A_COMBO": "{cards} is not a combo",
+            "NOT_A_COMBO_EMPTY": "An empty play is not a combo",
             "MUST_INCLUDE_LOWEST": "The first play must contain {lowest}",
             "DOES_NOT_BEAT": "{Play} cannot beat {table}",
             "ROUND_OVER": "The round is over",
@@ -65,7 +66,7 @@ WORDS: dict[str, dict[str, dict[str, str]]] = {
     },
     "id": {
         # Seed 003 writes a card suit first: «♦3».
-        "card": {"card": "{suit}{rank}", "none": "tanpa kartu"},
+        "card": {"card": "{suit}{rank}"},
         # Capitalised, as the seed writes «Pasangan» on both sides of «menimpa».
         "combo": {
             "single": "Tunggal {card}",
@@ -86,6 +87,7 @@ WORDS: dict[str, dict[str, dict[str, str]]] = {
             "WRONG_CARD_COUNT": "Harus {need} kartu, kamu pilih {n}",
             "WRONG_CARD_COUNT_ONE": "Harus 1 kartu, kamu pilih {n}",
             "NOT_A_COMBO": "Kartu ini tidak membentuk kombinasi",
+            "NOT_A_COMBO_EMPTY": "Belum ada kartu yang dipilih",
             "MUST_INCLUDE_LOWEST": "Kartu pertama wajib memuat {lowest}",
             "DOES_NOT_BEAT": "{Play} tidak bisa menimpa {table}",
             "ROUND_OVER": "Ronde sudah selesai",

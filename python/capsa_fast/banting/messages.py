@@ -100,8 +100,9 @@ def verdict_message(
         return templates["PASS_OK"]
     if code == "RULE_FORBIDS":
         return _forbidden(play or [], lang, straights)
-    cards = " ".join(card_text(c, lang) for c in play or [])
-    fields: dict[str, Any] = {"cards": cards or _words.words(lang, "card")["none"]}
+    if code == "NOT_A_COMBO" and not play:
+        code = "NOT_A_COMBO_EMPTY"
+    fields: dict[str, Any] = {"cards": " ".join(card_text(c, lang) for c in play or [])}
     fields["n"] = len(play or [])
     if code == "NOT_IN_HAND":
         held = set(hand)
