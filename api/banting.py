@@ -98,8 +98,12 @@ def _table_combo(table: list[int] | None, rules: banting.Rules) -> None:
     raise refuse("table", f"The table must be a combo under these rules: {detail}.")
 
 
-def _combo(combo: Any) -> BantingCombo:
-    return BantingCombo(kind=combo.kind, cards=format_cards(list(combo.cards)), label=combo.label)
+def _combo(combo: Any, language: str) -> BantingCombo:
+    return BantingCombo(
+        kind=combo.kind,
+        cards=format_cards(list(combo.cards)),
+        label=banting.combo_label(combo, language),
+    )
 
 
 # --- routes -------------------------------------------------------------------------------
@@ -114,17 +118,18 @@ def _combo(combo: Any) -> BantingCombo:
 )
 def classify(body: ClassifyRequest) -> ClassifyResponse:
     """The combo the cards form under the rules, or null with the reason (NOT_A_COMBO or
-    RULE_FORBIDS, e.g. a straight the straight order leaves out)."""
+    RULE_FORBIDS, e.g. a straight the straight order leaves out). The label and the reason's
+    message are in Indonesian when Accept-Language prefers 'id'."""
     errors = FieldErrors()
     cards = _cards(body.cards, "cards", errors, lo=0, hi=DECK_SIZE)
     rules = read_rules(banting.Rules.from_dict, body.rules, errors)
     errors.raise_if_any()
     assert rules is not None
 
+    language = message_language()
     combo = engine(lambda: banting.classify(cards, rules), "cards")
     if combo is not None:
-        return ClassifyResponse(combo=_combo(combo), reason=None)
-    language = message_language()
+        return ClassifyResponse(combo=_combo(combo, language), reason=None)
     reason = engine(lambda: banting.why_not(cards, rules, lang=language), "cards")
     code, message = reason or ("NOT_A_COMBO", "not a combo")
     return ClassifyResponse(
@@ -170,7 +175,8 @@ def validate(body: ValidateRequest) -> ValidateResponse:
     """Whether the play (cards, or 'pass') is allowed from the hand against the table.
 
     Answers 200 either way: a refused play has ok=false, a stable code and a message naming
-    the cards and combos, in Indonesian when Accept-Language prefers 'id'. Input that cannot
+    the cards and combos (and the combo's label), in Indonesian when Accept-Language prefers
+    'id'. Input that cannot
     describe a position (bad or repeated cards, a card both in the hand and on the table, a
     table that is no combo) is a 422.
     """
@@ -203,7 +209,7 @@ def validate(body: ValidateRequest) -> ValidateResponse:
     )
     return ValidateResponse(
         ok=verdict.ok,
-        combo=None if verdict.combo is None else _combo(verdict.combo),
+        combo=None if verdict.combo is None else _combo(verdict.combo, language),
         code=verdict.code,
         message=verdict.message,
     )
@@ -218,7 +224,8 @@ def validate(body: ValidateRequest) -> ValidateResponse:
 )
 def legal_plays(body: LegalPlaysRequest) -> LegalPlaysResponse:
     """Every distinct legal play from the hand (passing excluded): leading when there is no
-    table, else the plays that beat it. 'count' is the total; 'plays' lists at most 'limit'."""
+    table, else the plays that beat it. 'count' is the total; 'plays' lists at most 'limit'.
+    Labels follow Accept-Language ('id': Indonesian)."""
     errors = FieldErrors()
     hand, table = _hand_and_table(body, errors)
     rules = read_rules(banting.Rules.from_dict, body.rules, errors)
@@ -226,6 +233,7 @@ def legal_plays(body: LegalPlaysRequest) -> LegalPlaysResponse:
     errors.raise_if_any()
     assert rules is not None
     _table_combo(table, rules)
+    language = message_language()
 
     plays = engine(
         lambda: banting.legal_plays(
@@ -239,7 +247,7 @@ def legal_plays(body: LegalPlaysRequest) -> LegalPlaysResponse:
         "hand",
     )
     return LegalPlaysResponse(
-        count=len(plays), plays=[_combo(combo) for combo in plays[: body.limit]]
+        count=len(plays), plays=[_combo(combo, language) for combo in plays[: body.limit]]
     )
 
 

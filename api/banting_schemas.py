@@ -228,14 +228,17 @@ class ScoreRequest(RequestModel):
 class BantingCombo(ResponseModel):
     kind: str = Field(json_schema_extra={"enum": list(COMBO_KINDS)})
     cards: list[Card] = Field(description="The combo's cards, canonical spelling.")
-    label: str = Field(description="Readable name, e.g. 'pair of 9s'.")
+    label: str = Field(
+        description="Readable name, e.g. 'pair of 9s'; Indonesian ('Pasangan 9') with "
+        "Accept-Language: id."
+    )
 
 
 class ComboReason(ResponseModel):
     code: ComboReasonCode = Field(
         description="NOT_A_COMBO, or RULE_FORBIDS for a combo the table rules exclude."
     )
-    message: str
+    message: str = Field(description="Human message, English or (Accept-Language: id) Indonesian.")
 
 
 class ClassifyResponse(ResponseModel):

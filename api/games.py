@@ -146,11 +146,12 @@ def _seated() -> Seated:
 # --- views --------------------------------------------------------------------------------
 
 
-def _move_fields(combo: Any) -> dict[str, Any]:
+def _move_fields(combo: Any, language: str) -> dict[str, Any]:
     """``play``, ``kind`` and ``label`` of a move: the combo's, or 'pass' and nulls."""
     if combo is None:
         return {"play": PASS, "kind": None, "label": None}
-    return {"play": format_cards(list(combo.cards)), "kind": combo.kind, "label": combo.label}
+    label = banting.combo_label(combo, language)
+    return {"play": format_cards(list(combo.cards)), "kind": combo.kind, "label": label}
 
 
 def _seat_keys(mapping: dict[int, str]) -> dict[str, str]:
@@ -161,20 +162,21 @@ def _rules(game: banting.Game) -> GameRules:
     return GameRules(**game.rules.to_dict())
 
 
-def view(record: GameRecord, game: banting.Game, seat: int) -> GameView:
+def view(record: GameRecord, game: banting.Game, seat: int, language: str) -> GameView:
     """What ``seat`` may see of ``game``: never another seat's cards, nor the round code
-    (which determines every hand) until the round is over."""
+    (which determines every hand) until the round is over. Combo labels in ``language``."""
     over = game.over
     your_turn = not over and game.turn == seat
     table = None
     combo, table_seat = game.table, game.table_seat
     if combo is not None and table_seat is not None:
         cards = format_cards(list(combo.cards))
-        table = TableCombo(seat=table_seat, kind=combo.kind, cards=cards, label=combo.label)
-    history = [HistoryEntry(seat=m.seat, **_move_fields(m.combo)) for m in game.history]
+        label = banting.combo_label(combo, language)
+        table = TableCombo(seat=table_seat, kind=combo.kind, cards=cards, label=label)
+    history = [HistoryEntry(seat=m.seat, **_move_fields(m.combo, language)) for m in game.history]
     # The standard bot plans from this seat's hand, the cards played and the seats' counts
     # only, so its suggestion gives nothing away about the other hands.
-    hint = Hint(**_move_fields(game.hint(seat).combo)) if your_turn else None
+    hint = Hint(**_move_fields(game.hint(seat).combo, language)) if your_turn else None
     result = None
     if game.result is not None:
         r = game.result
@@ -318,9 +320,10 @@ def game(game_id: str) -> GameView:
     """The match as the token's seat sees it: its own hand, every seat's card count, the
     table, whose turn it is, this round's moves, the totals, and the result once the round
     is over (with the round code, which is withheld until then). On this seat's turn also
-    the number of legal plays, whether it may pass, and the standard bot's suggestion."""
+    the number of legal plays, whether it may pass, and the standard bot's suggestion.
+    Combo labels follow Accept-Language ('id': Indonesian)."""
     seated = _seated()
-    return view(seated.record, replay(seated.record), seated.seat)
+    return view(seated.record, replay(seated.record), seated.seat, message_language())
 
 
 @bp.json_post(
@@ -360,7 +363,7 @@ def move(body: MoveRequest, game_id: str) -> GameView:
     record.record(game.move(seat, play))
     play_bots(record, game)
     _save(record, game)
-    return view(record, game, seat)
+    return view(record, game, seat, language)
 
 
 @bp.json_post(
@@ -379,6 +382,7 @@ def next_round(body: NextRoundRequest, game_id: str) -> GameView:
     Who leads follows the rules' first_lead: the lowest card, or under previous-winner the
     last round's winner with any combo. 409 ROUND_NOT_OVER while the round runs."""
     seated = _seated()
+    language = message_language()
     record, seat = seated.record, seated.seat
     code = body.code
     if code is not None:
@@ -399,4 +403,4 @@ def next_round(body: NextRoundRequest, game_id: str) -> GameView:
     record.rounds.append(RoundRecord(game.code))
     play_bots(record, game)
     _save(record, game)
-    return view(record, game, seat)
+    return view(record, game, seat, language)

@@ -121,14 +121,17 @@ class TableCombo(ResponseModel):
     seat: int = Field(description="Who played it.")
     kind: Kind
     cards: list[Card]
-    label: str
+    label: str = Field(description="Readable name, in the response's Content-Language.")
 
 
 class HistoryEntry(ResponseModel):
     seat: int
     play: PlayOrPass
     kind: Kind | None = Field(description="The combo played; null for a pass.")
-    label: str | None = Field(description="Readable name of the combo; null for a pass.")
+    label: str | None = Field(
+        description="Readable name of the combo (in the response's Content-Language); null "
+        "for a pass."
+    )
 
 
 class Hint(ResponseModel):

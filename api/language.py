@@ -1,9 +1,10 @@
-"""The language of human messages (Banting refusals): English or Indonesian, chosen from the
-request's Accept-Language and stated back in Content-Language."""
+"""The language of human words in a response (Banting messages and combo labels, poker
+labels, Susun row names): English or Indonesian, chosen from the request's Accept-Language
+and stated back in Content-Language."""
 
 from __future__ import annotations
 
-from capsa_fast import banting
+from capsa_fast import LANGUAGES
 from flask import Response, after_this_request, request
 
 DEFAULT_LANGUAGE = "en"
@@ -12,7 +13,7 @@ _LANGUAGE_ALIASES = {"in": "id"}
 
 
 def message_language() -> str:
-    """The best of ``banting.LANGUAGES`` for the request's Accept-Language (RFC 9110 12.5.4);
+    """The best of ``capsa_fast.LANGUAGES`` for the request's Accept-Language (RFC 9110 12.5.4);
     the response will carry it as Content-Language, with ``Vary: Accept-Language``.
 
     Ranges are tried by descending quality; a range matches on its primary subtag, so
@@ -38,6 +39,6 @@ def _best_language() -> str:
             return DEFAULT_LANGUAGE
         primary = value.replace("_", "-").split("-", 1)[0].lower()
         primary = _LANGUAGE_ALIASES.get(primary, primary)
-        if primary in banting.LANGUAGES:
+        if primary in LANGUAGES:
             return primary
     return DEFAULT_LANGUAGE

@@ -12,6 +12,7 @@ from flask import current_app
 from api.cards import batch_card_arrays, card_ids
 from api.common import engine
 from api.errors import FieldErrors
+from api.language import message_language
 from api.routing import ModelBlueprint
 from api.schemas import (
     BOARD_SIZE,
@@ -29,11 +30,11 @@ from api.schemas import (
 bp = ModelBlueprint("poker", __name__, url_prefix="/v1", tag="poker")
 
 
-def _hand_fields(value: Any) -> dict[str, Any]:
+def _hand_fields(value: Any, language: str) -> dict[str, Any]:
     return {
         "category": value.category,
         "strength": int(value.strength),
-        "label": value.label,
+        "label": poker.label_of(value.strength, language),
         "best": format_cards(list(value.best)),
     }
 
@@ -46,12 +47,14 @@ def _hand_fields(value: Any) -> dict[str, Any]:
     example={"cards": ["As", "Ks", "Qs", "Js", "Ts", "2d", "3c"]},
 )
 def evaluate(body: EvaluateRequest) -> EvaluateResponse:
-    """Category, strength and best five of 3, 5, 6 or 7 cards (6 and 7: best five of them)."""
+    """Category, strength and best five of 3, 5, 6 or 7 cards (6 and 7: best five of them);
+    the label is in Indonesian when Accept-Language prefers 'id'."""
     errors = FieldErrors()
     cards = card_ids(body.cards, "cards", errors, sizes=HAND_SIZES)
     errors.raise_if_any()
+    language = message_language()
     value = engine(lambda: poker.evaluate(cards), "cards")
-    return EvaluateResponse(**_hand_fields(value))
+    return EvaluateResponse(**_hand_fields(value, language))
 
 
 @bp.json_post(
@@ -99,7 +102,8 @@ def evaluate_batch(body: BatchEvaluateRequest) -> BatchEvaluateResponse:
 )
 def showdown(body: ShowdownRequest) -> ShowdownResponse:
     """Each player's best five of the board and their two hole cards, the winners, and the
-    share of the pot each player takes (tied winners split it equally)."""
+    share of the pot each player takes (tied winners split it equally). Labels follow
+    Accept-Language ('id': Indonesian)."""
     errors = FieldErrors()
     # One `seen` for all fields: a card may not appear twice anywhere on the table.
     seen: dict[int, str] = {}
@@ -109,11 +113,12 @@ def showdown(body: ShowdownRequest) -> ShowdownResponse:
         for index, hole in enumerate(body.players)
     ]
     errors.raise_if_any()
+    language = message_language()
 
     result = engine(lambda: poker.showdown(board, holes), "players")
     # Pot shares come from the engine so the API and the package split pots the same way.
     return ShowdownResponse(
-        players=[ShowdownPlayer(**_hand_fields(hand)) for hand in result.hands],
+        players=[ShowdownPlayer(**_hand_fields(hand, language)) for hand in result.hands],
         winners=[int(index) for index in result.winners],
         shares=[float(share) for share in result.shares],
     )

@@ -92,7 +92,10 @@ class EvaluateRequest(RequestModel):
 class EvaluateResponse(ResponseModel):
     category: Category
     strength: Strength
-    label: str = Field(description="Human-readable name, e.g. 'royal flush'.")
+    label: str = Field(
+        description="Human-readable name, e.g. 'Pair of queens'; Indonesian ('Pasangan Q') "
+        "with Accept-Language: id."
+    )
     best: list[Card] = Field(
         description="The best five cards (all three for a 3-card hand), canonical spelling."
     )
@@ -132,7 +135,7 @@ class ShowdownPlayer(ResponseModel):
     best: list[Card] = Field(description="The player's best five of board + hole cards.")
     category: Category
     strength: Strength
-    label: str
+    label: str = Field(description="Human-readable name, in the response's Content-Language.")
 
 
 class ShowdownResponse(ResponseModel):

@@ -10,6 +10,7 @@ from capsa_fast import format_cards, susun
 from api.cards import card_ids
 from api.common import engine, read_rules
 from api.errors import FieldErrors
+from api.language import message_language
 from api.routing import ModelBlueprint
 from api.susun_schemas import (
     HAND_SIZE,
@@ -85,7 +86,8 @@ def check(body: SusunCheckRequest) -> SusunCheckResponse:
     """Each row's category, strength and bonus value, whether the arrangement is fouled
     (valid when bottom >= middle >= top under the rules' order) and which adjacent rows are
     out of order, and 'dragon' when the 13 cards hold every rank. Rows must hold 3, 5 and 5
-    cards, none repeated anywhere."""
+    cards, none repeated anywhere. Each row's name and label follow Accept-Language ('id':
+    Indonesian)."""
     errors = FieldErrors()
     seen: dict[int, str] = {}
     rows = {
@@ -95,14 +97,19 @@ def check(body: SusunCheckRequest) -> SusunCheckResponse:
     rules = read_rules(susun.Rules.from_dict, body.rules, errors)
     errors.raise_if_any()
     assert rules is not None
+    language = message_language()
 
-    verdict = engine(lambda: susun.check(rows["top"], rows["middle"], rows["bottom"], rules), "")
+    verdict = engine(
+        lambda: susun.check(rows["top"], rows["middle"], rows["bottom"], rules, lang=language),
+        "",
+    )
     return SusunCheckResponse(
         fouled=verdict.fouled,
         out_of_order=[cast(OutOfOrder, pair) for pair in verdict.out_of_order],
         rows=[
             SusunRow(
                 position=cast(Position, row.position),
+                name=row.name,
                 cards=format_cards(row.cards),
                 category=row.category,
                 strength=row.strength,

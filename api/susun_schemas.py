@@ -188,6 +188,10 @@ class SusunScoreRequest(RequestModel):
 
 class SusunRow(ResponseModel):
     position: Position
+    name: str = Field(
+        description="The position's name in the response's Content-Language: 'Top', "
+        "'Middle', 'Bottom' or (Accept-Language: id) 'Atas', 'Tengah', 'Bawah'."
+    )
     cards: list[Card] = Field(description="The row's cards, canonical spelling, as sent.")
     category: Category
     strength: int = Field(
@@ -196,7 +200,10 @@ class SusunRow(ResponseModel):
             "stronger, equal ties; top and middle rows share one scale."
         )
     )
-    label: str = Field(description="Readable name, e.g. 'Full house, nines over kings'.")
+    label: str = Field(
+        description="Readable name, e.g. 'Full house, nines over kings'; Indonesian ('Full "
+        "house 9 dan K') with Accept-Language: id."
+    )
     bonus: int = Field(description="The row's bonus value in its position; 0 if not a bonus row.")
 
 

@@ -184,10 +184,12 @@ def test_validate_message_in_indonesian(api_client: FlaskClient) -> None:
     assert response.status_code == 200
     assert response.headers["Content-Language"] == "id"
     indonesian = response.get_json()
-    assert indonesian["message"] == "Pair 9 tidak bisa mengalahkan pair K"
+    assert indonesian["message"] == "Pasangan 9 tidak bisa menimpa Pasangan K"  # seed 003
     assert indonesian["message"] != english["message"]
-    # Only the message changes.
-    assert {**indonesian, "message": None} == {**english, "message": None}
+    # Only the words change: the message and the combo's label.
+    assert indonesian["combo"]["label"] == "Pasangan 9"
+    same = {**indonesian, "message": None, "combo": {**indonesian["combo"], "label": None}}
+    assert same == {**english, "message": None, "combo": {**english["combo"], "label": None}}
 
 
 @pytest.mark.parametrize(
@@ -762,7 +764,7 @@ def test_classify_reason_follows_accept_language(api_client) -> None:
     ).get_json()
     assert en["reason"]["code"] == id_["reason"]["code"] == "NOT_A_COMBO"
     assert "is not a combo" in en["reason"]["message"]
-    assert "bukan kombinasi" in id_["reason"]["message"]
+    assert id_["reason"]["message"] == "Kartu ini tidak membentuk kombinasi"  # seed 003
 
 
 def test_legal_plays_after_passing_under_pass_locks(api_client: FlaskClient) -> None:

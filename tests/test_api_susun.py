@@ -88,6 +88,7 @@ def test_check_straight_flush_bottom_is_a_bonus_row(api_client: FlaskClient) -> 
         "rows": [
             {
                 "position": "top",
+                "name": "Top",
                 "cards": ["2c", "3d", "4h"],
                 "category": "high_card",
                 "strength": result["rows"][0]["strength"],
@@ -96,6 +97,7 @@ def test_check_straight_flush_bottom_is_a_bonus_row(api_client: FlaskClient) -> 
             },
             {
                 "position": "middle",
+                "name": "Middle",
                 "cards": ["9c", "9d", "Kh", "Ks", "2d"],
                 "category": "two_pair",
                 "strength": result["rows"][1]["strength"],
@@ -104,6 +106,7 @@ def test_check_straight_flush_bottom_is_a_bonus_row(api_client: FlaskClient) -> 
             },
             {
                 "position": "bottom",
+                "name": "Bottom",
                 "cards": ["5s", "6s", "7s", "8s", "9s"],
                 "category": "straight_flush",
                 "strength": result["rows"][2]["strength"],

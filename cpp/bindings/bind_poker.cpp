@@ -311,6 +311,14 @@ void bind_poker(py::module_& m) {
       },
       py::arg("strength"));
   m.def(
+      "strength_ranks",
+      [](long s) {
+        check_strength(s);
+        const poker::Description d = poker::describe(static_cast<Strength>(s));
+        return std::vector<int>(d.ranks.begin(), d.ranks.begin() + d.n_ranks);
+      },
+      py::arg("strength"));
+  m.def(
       "strength_category",
       [](long s) {
         check_strength(s);

@@ -11,10 +11,20 @@ from importlib.metadata import PackageNotFoundError, version
 
 from . import banting, poker, susun
 from ._core import card_id, format_cards, parse_cards
+from ._words import LANGUAGES
 
 try:
     __version__ = version("capsa_fast")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0"
 
-__all__ = ["__version__", "banting", "card_id", "format_cards", "parse_cards", "poker", "susun"]
+__all__ = [
+    "LANGUAGES",
+    "__version__",
+    "banting",
+    "card_id",
+    "format_cards",
+    "parse_cards",
+    "poker",
+    "susun",
+]

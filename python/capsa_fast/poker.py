@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
+from . import _core, _words
 from ._core import HandValue
 
 CATEGORIES: tuple[str, ...] = tuple(_core.CATEGORIES)
@@ -62,9 +62,26 @@ def categories_of(strengths: npt.ArrayLike) -> list[str]:
     return [names[i] for i in category_index(strengths).tolist()]
 
 
-def label_of(strength: int) -> str:
-    """Readable name of a strength, e.g. ``"Two pair, kings and fives"``."""
-    return str(_core.strength_label(int(strength)))
+def label_of(strength: int, lang: str = "en") -> str:
+    """Readable name of a strength, e.g. ``"Two pair, kings and fives"`` (the same as
+    ``HandValue.label``); with ``lang="id"`` in Indonesian: ``"Dua pasangan K dan 5"``,
+    ``"Pasangan Q"``, ``"Royal flush"``. ``label_of(value.strength, lang)`` names a
+    :class:`HandValue` in either language."""
+    _words.check_language(lang)
+    s = int(strength)
+    if lang == "en":
+        return str(_core.strength_label(s))
+    ranks = _core.strength_ranks(s)  # the deciding ranks, highest group first (0 = 2, 12 = A)
+    category = str(_core.strength_category(s))
+    if category == "straight_flush" and ranks[0] == len(_words.RANKS) - 1:
+        category = "royal_flush"
+    names = [_words.RANK_TEXT[_words.RANKS[r]] for r in ranks]
+    # A straight is named by its run; describe() gives its top card (5 for A-2-3-4-5).
+    low = _words.RANK_TEXT[_words.RANKS[(ranks[0] - 4) % 13]]
+    template = _words.words(lang, "poker")[category]
+    return template.format(
+        r0=names[0], r1=names[1] if len(names) > 1 else "", high=names[0], low=low
+    )
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .. import _core
+from .. import _core, _words
 from .game import (
     BOT_LEVELS,
     CODE_ALPHABET,
@@ -28,7 +28,7 @@ from .game import (
     new_code,
     parse_code,
 )
-from .messages import LANGUAGES, Verdict, combo_label, verdict_message
+from .messages import LANGUAGES, Verdict, card_text, combo_label, verdict_message
 from .rules import DEFAULT_PRESET, PRESETS, RUNS, STRAIGHT_ORDERS, Rules, resolve
 
 Combo = _core.BantingCombo
@@ -40,7 +40,8 @@ def _combo_repr(self: Any) -> str:
     )
 
 
-# Readable name of a combo ("pair of 9s"), as a property so every Combo carries it.
+# Readable name of a combo ("pair of 9s"), as a property so every Combo carries it; other
+# languages: combo_label(combo, lang).
 Combo.label = property(combo_label)  # type: ignore[attr-defined]
 Combo.__repr__ = _combo_repr  # type: ignore[method-assign]
 
@@ -76,11 +77,13 @@ def why_not(cards: Any, rules: RulesLike = None, lang: str = "en") -> tuple[str,
     """None if ``cards`` form a combo, else ``(code, message)``: NOT_A_COMBO or RULE_FORBIDS.
 
     ``lang``: "en" or "id" (Indonesian) for the message."""
+    _words.check_language(lang)
     ids = _core.parse_cards(cards)
-    combo, code = _core.banting_classify(ids, resolve(rules).core)
+    r = resolve(rules)
+    combo, code = _core.banting_classify(ids, r.core)
     if combo is not None or code is None:
         return None
-    return code, verdict_message(code, lang, play=ids, hand=ids)
+    return code, verdict_message(code, lang, play=ids, hand=ids, straights=r.straights)
 
 
 def compare(a: Any, b: Any, rules: RulesLike = None, twos_demoted: bool = False) -> int:
@@ -111,7 +114,9 @@ def validate(
     the lowest singles; the table is judged under the same state.
     Bad input (unknown or repeated cards, a table that is no combo, a card both in the hand
     and on the table) raises ValueError; a play that breaks the rules gives ``ok=False``.
+    ``lang``: "en" or "id" (Indonesian) for the message and the combo names in it.
     """
+    _words.check_language(lang)
     r = resolve(rules)
     is_pass = isinstance(play, str) and play.strip().lower() == "pass"
     hand_ids = _core.parse_cards(hand)
@@ -120,7 +125,14 @@ def validate(
         hand_ids, play_ids, _cards_or_none(table), r.core_for(twos_demoted), first_play, passed
     )
     message = verdict_message(
-        code, lang, play=play_ids, hand=hand_ids, combo=combo, table=table_combo, lowest=lowest
+        code,
+        lang,
+        play=play_ids,
+        hand=hand_ids,
+        combo=combo,
+        table=table_combo,
+        lowest=lowest,
+        straights=r.straights,
     )
     ok = code == "OK"
     return Verdict(ok=ok, combo=combo, code=None if ok else code, message=message)
@@ -266,7 +278,9 @@ __all__ = [
     "Rules",
     "Verdict",
     "action_index",
+    "card_text",
     "classify",
+    "combo_label",
     "compare",
     "deal",
     "legal_play_counts",

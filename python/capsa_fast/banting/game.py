@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import _core
+from .._words import check_language
 from .messages import Verdict, verdict_message
 from .rules import Rules, resolve
 
@@ -70,9 +71,7 @@ def canonical_code(code: str) -> str:
         raise ValueError(f"a round code is a string like 'B4K7M2Q9XZ1', got {code!r}")
     stripped = code.strip()
     if not 1 <= len(stripped) <= MAX_CODE_LENGTH:
-        raise ValueError(
-            f"a round code has 1 to {MAX_CODE_LENGTH} characters, got {len(stripped)}"
-        )
+        raise ValueError(f"a round code has 1 to {MAX_CODE_LENGTH} characters, got {len(stripped)}")
     # Checked before upper-casing, which turns some letters into ASCII ('ß' -> 'SS').
     bad = next((ch for ch in stripped.upper() if ch not in _CODE_WORD_CHARS), None)
     if bad is None:
@@ -347,7 +346,9 @@ class Game:
     # Moves ---------------------------------------------------------------------------
 
     def validate(self, seat: int, play: Any, lang: str = "en") -> Verdict:
-        """Judge a move (cards, or ``"pass"``) without making it."""
+        """Judge a move (cards, or ``"pass"``) without making it; ``lang`` ("en" or "id")
+        is the language of the message."""
+        check_language(lang)
         ids = _play_ids(play)
         code, combo, lowest = self._r.check(seat, ids)
         return self._verdict(seat, ids, code, combo, lowest, lang)
@@ -417,6 +418,7 @@ class Game:
             combo=combo,
             table=self._r.table,
             lowest=lowest,
+            straights=self.rules.straights,
         )
         ok = code == "OK"
         return Verdict(ok=ok, combo=combo, code=None if ok else code, message=message)

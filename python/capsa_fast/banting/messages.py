@@ -1,6 +1,7 @@
 """Human messages for Banting combos and verdicts, in English and Indonesian.
 
-The engine returns stable codes; the words live here, in one table per language.
+The engine returns stable codes; this module fills in the cards and combos, and the words
+come from the package's one table per language (``capsa_fast._words``).
 """
 
 from __future__ import annotations
@@ -8,11 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .. import _words
 from .._core import format_cards
 
-SUIT_SYMBOL = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
-RANK_NAME = {"T": "10"}
-LANGUAGES = ("en", "id")
+LANGUAGES = _words.LANGUAGES
 
 
 @dataclass(frozen=True)
@@ -25,15 +25,16 @@ class Verdict:
     message: str
 
 
-def card_text(card: int) -> str:
-    """A card as players write it: ``3♦``, ``10♠``."""
+def card_text(card: int, lang: str = "en") -> str:
+    """A card as players write it: ``3♦``, ``10♠`` in English, suit first in Indonesian
+    (``♦3``)."""
     text = format_cards([card])[0]
-    return RANK_NAME.get(text[0], text[0]) + SUIT_SYMBOL[text[1]]
+    template = _words.words(lang, "card")["card"]
+    return template.format(rank=_words.RANK_TEXT[text[0]], suit=_words.SUIT_SYMBOL[text[1]])
 
 
 def _rank(card: int) -> str:
-    text = format_cards([card])[0][0]
-    return RANK_NAME.get(text, text)
+    return _words.RANK_TEXT[_words.RANKS[card // 4]]
 
 
 def _run_text(cards: list[int]) -> str:
@@ -43,90 +44,40 @@ def _run_text(cards: list[int]) -> str:
     return f"{_rank(start * 4)}–{_rank(((start + 4) % 13) * 4)}"
 
 
-_KIND_TEXT: dict[str, dict[str, str]] = {
-    "en": {
-        "single": "{card}",
-        "pair": "pair of {rank}s",
-        "triple": "triple of {rank}s",
-        "straight": "straight {run}",
-        "flush": "flush in {suit}",
-        "full_house": "full house of {rank}s",
-        "four_of_a_kind": "four {rank}s",
-        "straight_flush": "straight flush {run} in {suit}",
-    },
-    "id": {
-        "single": "{card}",
-        "pair": "pair {rank}",
-        "triple": "tris {rank}",
-        "straight": "straight {run}",
-        "flush": "flush {suit}",
-        "full_house": "full house {rank}",
-        "four_of_a_kind": "four of a kind {rank}",
-        "straight_flush": "straight flush {run} {suit}",
-    },
-}
-
-
 def combo_label(combo: Any, lang: str = "en") -> str:
-    """``pair of 9s``, ``straight 3–7``, ``full house of Ks`` (lower case, for sentences)."""
+    """A combo's name: ``pair of 9s``, ``straight 3–7``, ``full house of Ks`` in English
+    (lower case, for sentences); ``Pasangan 9``, ``Tunggal ♦3``, ``Tris 5`` in Indonesian
+    (``lang="id"``)."""
+    template = _words.words(lang, "combo")[combo.kind]
     cards = list(combo.cards)
     top = cards[-1]
     counts: dict[int, int] = {}
     for c in cards:
         counts[c // 4] = counts.get(c // 4, 0) + 1
     group_rank = max(counts, key=lambda r: (counts[r], r)) * 4
-    template = _KIND_TEXT[lang if lang in _KIND_TEXT else "en"][combo.kind]
     return template.format(
-        card=card_text(top),
+        card=card_text(top, lang),
         rank=_rank(group_rank),
         run=_run_text(cards) if combo.kind in ("straight", "straight_flush") else "",
-        suit=SUIT_SYMBOL[format_cards([top])[0][1]],
+        suit=_words.SUIT_SYMBOL[format_cards([top])[0][1]],
     )
 
 
-_MESSAGES: dict[str, dict[str, str]] = {
-    "en": {
-        "OK": "{play} is a legal play",
-        "PASS_OK": "You pass",
-        "CANNOT_PASS_WHEN_LEADING": "You lead this trick, so you cannot pass",
-        "PASSED_THIS_TRICK": "You passed this trick; you cannot play again until it is cleared",
-        "NOT_IN_HAND": "You do not hold {missing}",
-        "WRONG_CARD_COUNT": "You chose {n} cards; the table needs {need}",
-        "NOT_A_COMBO": "{cards} is not a combo",
-        "RULE_FORBIDS": "{cards} is not allowed under these rules ({why})",
-        "MUST_INCLUDE_LOWEST": "The first play must contain {lowest}",
-        "DOES_NOT_BEAT": "{Play} cannot beat {table}",
-        "ROUND_OVER": "The round is over",
-        "NOT_YOUR_TURN": "It is not your turn",
-    },
-    "id": {
-        "OK": "{play} boleh dimainkan",
-        "PASS_OK": "Kamu pass",
-        "CANNOT_PASS_WHEN_LEADING": "Kamu memimpin putaran ini, jadi tidak boleh pass",
-        "PASSED_THIS_TRICK": "Kamu sudah pass di putaran ini; tunggu sampai meja bersih",
-        "NOT_IN_HAND": "Kamu tidak memegang {missing}",
-        "WRONG_CARD_COUNT": "Kamu memilih {n} kartu; meja butuh {need}",
-        "NOT_A_COMBO": "{cards} bukan kombinasi yang sah",
-        "RULE_FORBIDS": "{cards} tidak diizinkan oleh aturan meja ini ({why})",
-        "MUST_INCLUDE_LOWEST": "Permainan pertama harus memuat {lowest}",
-        "DOES_NOT_BEAT": "{Play} tidak bisa mengalahkan {table}",
-        "ROUND_OVER": "Ronde sudah selesai",
-        "NOT_YOUR_TURN": "Belum giliranmu",
-    },
-}
-
-_FORBID_WHY: dict[str, dict[str, str]] = {
-    "en": {
-        "triple": "lone triples are off",
-        "flush": "flushes are off",
-        "run": "this run is not a straight here",
-    },
-    "id": {
-        "triple": "tris tunggal tidak dipakai",
-        "flush": "flush tidak dipakai",
-        "run": "urutan ini bukan straight di sini",
-    },
-}
+def _forbidden(play: list[int], lang: str, straights: tuple[str, ...] | None) -> str:
+    """Why the table rules exclude ``play`` (a RULE_FORBIDS verdict)."""
+    forbid = _words.words(lang, "forbid")
+    if len(play) == 3:
+        return forbid["triple"]
+    # Suited five cards are only forbidden when flushes are off (a suited run left out of
+    # the straights list would otherwise be a flush); the others are a run left out.
+    if len({c % 4 for c in play}) == 1:
+        return forbid["flush"]
+    holds_two = any(c // 4 == 0 for c in play)
+    # "No 2 in a straight" is the table's rule only when it allows no run with a 2 at all;
+    # otherwise (JQKA2 under two-high, a custom list) the run itself is named.
+    if holds_two and straights is not None and not any("2" in run for run in straights):
+        return forbid["two"]
+    return forbid["run"].format(run=_run_text(play))
 
 
 def verdict_message(
@@ -138,32 +89,34 @@ def verdict_message(
     combo: Any = None,
     table: Any = None,
     lowest: int = -1,
+    straights: tuple[str, ...] | None = None,
 ) -> str:
-    """The sentence for a verdict code, naming the cards and combos involved."""
-    lang = lang if lang in _MESSAGES else "en"
-    cards = " ".join(card_text(c) for c in play or [])
-    nothing = "no cards" if lang == "en" else "tanpa kartu"
-    fields: dict[str, Any] = {"cards": cards or nothing, "n": len(play or [])}
+    """The sentence for a verdict code, naming the cards and combos involved.
+
+    ``straights``: the table's runs (``Rules.straights``), which tell a forbidden run apart
+    from the rule "no 2 in a straight"."""
+    templates = _words.words(lang, "verdict")
     if code == "OK" and play is None:
-        return _MESSAGES[lang]["PASS_OK"]
+        return templates["PASS_OK"]
+    if code == "RULE_FORBIDS":
+        return _forbidden(play or [], lang, straights)
+    if code == "NOT_A_COMBO" and not play:
+        code = "NOT_A_COMBO_EMPTY"
+    fields: dict[str, Any] = {"cards": " ".join(card_text(c, lang) for c in play or [])}
+    fields["n"] = len(play or [])
     if code == "NOT_IN_HAND":
         held = set(hand)
-        fields["missing"] = " ".join(card_text(c) for c in play or [] if c not in held)
+        fields["missing"] = " ".join(card_text(c, lang) for c in play or [] if c not in held)
     if table is not None:
         fields["need"] = table.size
         fields["table"] = combo_label(table, lang)
+        if code == "WRONG_CARD_COUNT" and table.size == 1:
+            code = "WRONG_CARD_COUNT_ONE"
     if combo is not None:
         label = combo_label(combo, lang)
         fields["play"] = label
         fields["Play"] = label[:1].upper() + label[1:]
     if code == "MUST_INCLUDE_LOWEST":
-        fields["lowest"] = card_text(lowest)
-    if code == "RULE_FORBIDS":
-        n = len(play or [])
-        suits = {c % 4 for c in play or []}
-        # Suited five cards are only forbidden when flushes are off (a suited run left out
-        # of the straights list would otherwise be a flush).
-        key = "triple" if n == 3 else ("run" if len(suits) > 1 else "flush")
-        fields["why"] = _FORBID_WHY[lang][key]
-    text = _MESSAGES[lang][code].format(**fields)
+        fields["lowest"] = card_text(lowest, lang)
+    text = templates[code].format(**fields)
     return text[:1].upper() + text[1:]

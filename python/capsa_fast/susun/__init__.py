@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .. import _core
+from .. import _core, _words
+from ..poker import label_of
 from .ev import ev_model
 from .rules import DEFAULT_PRESET, POSITIONS, PRESETS, Rules, resolve
 
@@ -30,8 +31,9 @@ class Row:
     cards: list[int]
     category: str
     strength: int  # the row key under the rules: larger is stronger, top and middle comparable
-    label: str
+    label: str  # the row's poker name in the language asked for ("Pair of sevens")
     bonus: int  # the row's bonus value in its position, 0 when it is not a bonus row
+    name: str  # the position's name in that language ("Top", "Atas")
 
 
 @dataclass(frozen=True)
@@ -94,8 +96,11 @@ def _is_dragon(ids: Sequence[int], rules: Rules) -> bool:
     return rules.dragon_points > 0 and len({c // 4 for c in ids}) == 13
 
 
-def check(top: Any, middle: Any, bottom: Any, rules: RulesLike = None) -> Check:
-    """Rows, fouls and bonus rows of an arrangement (bottom >= middle >= top is valid)."""
+def check(top: Any, middle: Any, bottom: Any, rules: RulesLike = None, lang: str = "en") -> Check:
+    """Rows, fouls and bonus rows of an arrangement (bottom >= middle >= top is valid).
+
+    ``lang``: "en" or "id" (Indonesian) for each row's ``label`` and ``name``."""
+    row_names = _words.words(lang, "row")
     r = resolve(rules)
     rows_cards = [
         _row_cards(top, 3, "the top row"),
@@ -108,7 +113,10 @@ def check(top: Any, middle: Any, bottom: Any, rules: RulesLike = None) -> Check:
     rows = []
     for position, cards, key, value in zip(POSITIONS, rows_cards, keys, bonus, strict=True):
         hv = _core.evaluate(cards)
-        rows.append(Row(position, cards, hv.category, int(key), hv.label, int(value)))
+        label = label_of(hv.strength, lang)
+        rows.append(
+            Row(position, cards, hv.category, int(key), label, int(value), row_names[position])
+        )
     out_of_order = []
     if keys[0] > keys[1]:
         out_of_order.append("top>middle")
