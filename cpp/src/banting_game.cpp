@@ -4,17 +4,6 @@
 
 namespace capsa_fast::banting {
 
-std::array<std::uint8_t, kDeckSize> shuffled_deck(std::uint64_t seed) noexcept {
-  std::array<std::uint8_t, kDeckSize> deck{};
-  for (int i = 0; i < kDeckSize; ++i) deck[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(i);
-  SplitMix64 rng{seed};
-  for (int i = kDeckSize - 1; i > 0; --i) {
-    const int j = rng.below(i + 1);
-    std::swap(deck[static_cast<std::size_t>(i)], deck[static_cast<std::size_t>(j)]);
-  }
-  return deck;
-}
-
 namespace {
 
 constexpr std::uint16_t kAllRanks = (1u << kNumRanks) - 1;

@@ -8,29 +8,15 @@
 #include <vector>
 
 #include "capsa_fast/banting.hpp"
+#include "capsa_fast/deal.hpp"
 
 namespace capsa_fast::banting {
 
-// SplitMix64: the generator behind the deal. Its output for a seed is part of the round
-// code format, so it never changes.
-struct SplitMix64 {
-  std::uint64_t state = 0;
-  std::uint64_t next() noexcept {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, n) (n small: the bias of the modulo is below 2^-57).
-  int below(int n) noexcept { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
-};
-
-// The card ids in dealing order for a seed: Fisher-Yates from the top with SplitMix64.
-// Seat s receives positions 13*s .. 13*s+12.
-std::array<std::uint8_t, kDeckSize> shuffled_deck(std::uint64_t seed) noexcept;
+// The deal (deal.hpp) is shared with Susun tables.
+using capsa_fast::SplitMix64;
+using capsa_fast::shuffled_deck;
 
 inline constexpr int kMaxPlayers = 4;
-inline constexpr int kHandSize = 13;
 
 // Everything a round needs beyond the combo rules.
 struct GameRules {
