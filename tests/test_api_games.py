@@ -3,7 +3,9 @@
 Each test gets its own SQLite file under ``tmp_path``. The human seats choose their moves
 with the package itself (``banting.legal_plays`` on what the view shows), and finished
 rounds are checked by replaying the view's history through a local ``banting.Game`` dealt
-from the round code the view reveals once the round is over.
+from the round code (the one a one-human game was created with, or the one the view
+reveals once the round is over; a test that must know a secret code sooner reads it from
+the store).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 
 from api import create_app
 from api.game_store import GameRecord, GameStore, RoundRecord, hash_token, replay
-from api.games import CONFLICT_DETAIL
+from api.games import CODE_NOT_ALLOWED_DETAIL, CONFLICT_DETAIL
 from tests.api_helpers import all_refs, assert_problem, field_errors, json_bodies, resolve_ref
 
 GAMES_DB_ENV = "CAPSA_FAST_GAMES_DB"
@@ -32,6 +34,7 @@ GAMES_DB_ENV = "CAPSA_FAST_GAMES_DB"
 GAMES = "/v1/banting/games"
 THREE_BOTS = {"1": "standard", "2": "beginner", "3": "random"}
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
+STRONG_ETAG = re.compile(r'"[0-9a-f]{20}"')
 # 401, 403, 404 for every route of one game; 409 for those that change it.
 GAME_ROUTES = [
     ("get", "/v1/banting/games/{game_id}"),
@@ -86,6 +89,14 @@ def move(client: FlaskClient, game_id: str, token: str, play: Any) -> dict[str, 
     response = post_move(client, game_id, token, play)
     assert response.status_code == 200, response.get_data(as_text=True)
     return response.get_json()
+
+
+def stored_code(db_path: Path, game_id: str) -> str:
+    """The current round's code as the server keeps it, for a test that must know a code
+    the seats are not shown yet."""
+    record = GameStore(db_path).load(game_id)
+    assert record is not None
+    return record.rounds[-1].code
 
 
 def settings_of(view: dict[str, Any]) -> dict[str, Any]:
@@ -159,10 +170,14 @@ def local_round(view: dict[str, Any], code: str) -> banting.Game:
 
 
 def assert_private(response_text: str, view: dict[str, Any], code: str) -> None:
-    """No card of another seat's hand and no round code anywhere in a running round's view."""
+    """No card of another seat's hand anywhere in a running round's view, nor, with two or
+    more human seats, the round code (a single human seat is shown its code)."""
     assert not view["over"]
-    assert view["code"] is None
-    assert code not in response_text
+    if len(view["humans"]) == 1:
+        assert view["code"] == code
+    else:
+        assert view["code"] is None
+        assert code not in response_text.upper()
     game = local_round(view, code)
     assert format_cards(game.hand(view["seat"])) == view["hand"]
     hidden = {
@@ -199,10 +214,44 @@ def play_round(
             assert mine["play"] == "pass"
         else:
             assert sorted(mine["play"]) == sorted(play)
+        assert STRONG_ETAG.fullmatch(response.headers["ETag"])
+        assert_markers(new)
         if not new["over"]:
             assert_private(response.get_data(as_text=True), new, code)
         view = new
     raise AssertionError("the round did not end")
+
+
+def trick_leader(view: dict[str, Any]) -> int:
+    """Who leads the current trick, from the history alone (while no seat is out, as in a
+    first-out round): the seat of the trick's first move; a trick ends once every other
+    seat has passed after the last play, and then the seat to move leads."""
+    leader, passes, new_trick = view["turn"], 0, True
+    for entry in view["history"]:
+        if new_trick:
+            leader, new_trick = entry["seat"], False
+        if entry["play"] != "pass":
+            passes = 0
+            continue
+        passes += 1
+        if passes == view["players"] - 1:
+            passes, new_trick = 0, True
+    return view["turn"] if new_trick else leader
+
+
+def assert_markers(view: dict[str, Any]) -> None:
+    """Seed 003 markers: «who leads the trick, who has one card left» and the info line
+    «Sisa N · kalau selesai sekarang −X» (cards left × tier multiplier, negated)."""
+    counts, seat = view["counts"], view["seat"]
+    assert view["one_card"] == [s for s, count in enumerate(counts) if count == 1]
+    if view["over"]:
+        return
+    if view["rules"]["ending"] == "first-out":
+        assert view["leader"] == trick_leader(view)
+    if 0 not in counts:  # nobody is out yet: the counts are what the scores would use
+        left = counts[seat]
+        multiplier = tier_multiplier(left, view["rules"]["scoring"])
+        assert view["if_ended_now"] == -left * multiplier
 
 
 def assert_finished(view: dict[str, Any], code: str) -> None:
@@ -219,8 +268,36 @@ def assert_finished(view: dict[str, Any], code: str) -> None:
         "scores": list(game.result.scores),
         "finishing_order": list(game.result.finishing_order),
         "dragon": game.result.dragon,
+        "lines": game.result.lines,
     }
     assert view["counts"] == list(game.counts)
+    assert_result_lines(view)
+
+
+def tier_multiplier(cards: int, scoring: list[list[int]]) -> int:
+    """RULES.md 3.2 'scoring': the multiplier of the highest tier whose threshold is at most
+    ``cards`` (0 cards: the winner, who pays nothing)."""
+    reached = [multiplier for threshold, multiplier in scoring if threshold <= cards]
+    return reached[-1] if cards and reached else 0
+
+
+def assert_result_lines(view: dict[str, Any]) -> None:
+    """Seed 003's result card: «each loser's line (cards left × multiplier = points) and the
+    winner's total» (WEB.md), and the seat's «kalau selesai sekarang» agrees with it."""
+    result, scoring = view["result"], view["rules"]["scoring"]
+    winner, lines = result["winner"], result["lines"]
+    assert len(lines) == view["players"]
+    for seat, line in enumerate(lines):
+        assert line["cards_left"] == result["cards_left"][seat]
+        assert line["points"] == result["scores"][seat]
+        if seat != winner:
+            assert line["multiplier"] == tier_multiplier(line["cards_left"], scoring)
+            assert line["points"] == -line["cards_left"] * line["multiplier"]
+    assert lines[winner]["cards_left"] == 0 and lines[winner]["multiplier"] == 0
+    paid = [line["points"] for seat, line in enumerate(lines) if seat != winner]
+    assert lines[winner]["points"] == -sum(paid)
+    mine = lines[view["seat"]]
+    assert view["if_ended_now"] == (0 if view["seat"] == winner else mine["points"])
 
 
 # --- a whole round --------------------------------------------------------------------------
@@ -229,7 +306,7 @@ def assert_finished(view: dict[str, Any], code: str) -> None:
 def test_full_round_one_human_three_bots(client: FlaskClient) -> None:
     code = code_where_seat_leads(0)
     created = create(client, code=code, bots=THREE_BOTS)
-    assert created["code"] == code  # the creator gets the code (see GameCreated.code)
+    assert created["code"] == code  # a single human seat gets its code (GameCreated.code)
     assert created["players"] == 4 and created["round"] == 1
     assert created["humans"] == [0] and created["bots"] == THREE_BOTS
     assert list(created["tokens"]) == ["0"]
@@ -274,10 +351,10 @@ def test_round_code_is_fresh_when_not_given(client: FlaskClient) -> None:
 
 def test_players_from_the_code(client: FlaskClient) -> None:
     code = banting.make_code(3, 12345)
-    created = create(client, code=code.lower(), bots={"2": "standard"})
-    assert created["players"] == 3 and created["code"] == code and created["humans"] == [0, 1]
-    view = get_view(client, created["id"], created["tokens"]["1"])
-    assert len(view["counts"]) == 3 and len(view["totals"]) == 3
+    created = create(client, code=code.lower(), bots={"1": "standard", "2": "random"})
+    assert created["players"] == 3 and created["code"] == code and created["humans"] == [0]
+    view = get_view(client, created["id"], created["tokens"]["0"])
+    assert len(view["counts"]) == 3 and len(view["totals"]) == 3 and view["code"] == code
 
 
 # --- the match goes on: restarts and rounds -----------------------------------------------
@@ -387,10 +464,11 @@ def test_previous_winner_leads_the_next_round(client: FlaskClient) -> None:
 # --- tokens and privacy -------------------------------------------------------------------
 
 
-def test_two_humans_each_see_only_their_own_hand(client: FlaskClient) -> None:
-    code = code_where_seat_leads(1, players=2)
-    created = create(client, code=code, players=2)
+def test_two_humans_each_see_only_their_own_hand(client: FlaskClient, db_path: Path) -> None:
+    created = create(client, players=2)
     assert created["humans"] == [0, 1] and created["bots"] == {}
+    assert created["code"] is None  # two human seats: the server keeps the code
+    code = stored_code(db_path, created["id"])
     tokens = created["tokens"]
     assert set(tokens) == {"0", "1"} and tokens["0"] != tokens["1"]
     views = [get_view(client, created["id"], tokens[str(seat)]) for seat in (0, 1)]
@@ -399,23 +477,25 @@ def test_two_humans_each_see_only_their_own_hand(client: FlaskClient) -> None:
     for seat in (0, 1):
         response = client.get(f"{GAMES}/{created['id']}", headers=bearer(tokens[str(seat)]))
         assert_private(response.get_data(as_text=True), response.get_json(), code)
-    assert views[1]["your_turn"] and not views[0]["your_turn"]
-    assert views[0]["hint"] is None and views[0]["legal_count"] == 0
-    assert views[0]["can_pass"] is False
+    opener = views[0]["turn"]
+    waiting = 1 - opener
+    assert views[opener]["your_turn"] and not views[waiting]["your_turn"]
+    assert views[waiting]["hint"] is None and views[waiting]["legal_count"] == 0
+    assert views[waiting]["can_pass"] is False
 
-    # Seat 0 moves out of turn: refused, nothing changes.
+    # The waiting seat moves out of turn: refused, nothing changes.
     problem = assert_problem(
-        post_move(client, created["id"], tokens["0"], [views[0]["hand"][0]]), 409
+        post_move(client, created["id"], tokens[str(waiting)], [views[waiting]["hand"][0]]), 409
     )
     assert problem["code"] == "NOT_YOUR_TURN"
-    assert get_view(client, created["id"], tokens["0"]) == views[0]
+    assert get_view(client, created["id"], tokens[str(waiting)]) == views[waiting]
 
-    # Seat 1 opens; then it is seat 0's turn and seat 1's move is the one out of turn.
-    after = move(client, created["id"], tokens["1"], choose(views[1]))
-    assert after["turn"] == 0 and not after["your_turn"]
-    problem = assert_problem(post_move(client, created["id"], tokens["1"], "pass"), 409)
+    # The opener plays; then it is the other seat's turn and the opener's move is out of turn.
+    after = move(client, created["id"], tokens[str(opener)], choose(views[opener]))
+    assert after["turn"] == waiting and not after["your_turn"]
+    problem = assert_problem(post_move(client, created["id"], tokens[str(opener)], "pass"), 409)
     assert problem["code"] == "NOT_YOUR_TURN"
-    assert get_view(client, created["id"], tokens["0"])["your_turn"]
+    assert get_view(client, created["id"], tokens[str(waiting)])["your_turn"]
 
 
 def test_missing_token_is_401(client: FlaskClient) -> None:
@@ -478,7 +558,9 @@ def test_tokens_are_stored_as_hashes(client: FlaskClient, db_path: Path) -> None
     }
     for token in created["tokens"].values():
         assert token not in hashes
-    assert json.loads(rounds)[0]["code"] == created["code"]
+    # Two human seats: the server picked the code, kept, and not given to the creator.
+    code = json.loads(rounds)[0]["code"]
+    assert banting.parse_code(code)[0] == 3 and created["code"] is None
 
 
 # --- refused moves ------------------------------------------------------------------------
@@ -629,6 +711,121 @@ def test_a_move_that_loses_the_race_is_409_conflict(
     after = get_view(client, game_id, token)
     assert after == other.get_json() and after["version"] == 2
     assert sorted(after["history"][0]["play"]) == sorted(theirs)
+
+
+# --- what a seat sees (issue 11, item 5) ----------------------------------------------------
+
+
+def test_if_ended_now_seed_003(client: FlaskClient) -> None:
+    """Seed 003: «Sisa 13 · kalau selesai sekarang −39»: 13 cards left, × 3 (the 13-card
+    tier of the default scoring), negated; every later view agrees with the counts."""
+    code = code_where_seat_leads(0)
+    created = create(client, code=code, bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = get_view(client, game_id, token)
+    assert len(view["hand"]) == view["counts"][0] == 13
+    assert view["if_ended_now"] == -39
+    view = play_round(client, game_id, token, code, view)  # checks each view's markers
+    assert_finished(view, code)
+
+
+def test_if_ended_now_follows_the_rules_tiers(client: FlaskClient) -> None:
+    rules = {"scoring": [[1, 2], [8, 5]]}
+    code = code_where_seat_leads(0, rules=rules)
+    created = create(client, code=code, bots=THREE_BOTS, rules=rules)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = get_view(client, game_id, token)
+    assert view["rules"]["scoring"] == [[1, 2], [8, 5]]
+    assert view["if_ended_now"] == -13 * 5
+    seen = {view["if_ended_now"]}
+    while not view["over"]:
+        view = move(client, game_id, token, choose(view))
+        assert_markers(view)
+        seen.add(view["if_ended_now"])
+    assert_finished(view, code)
+    assert len(seen) > 2  # the number moved with the cards played
+
+
+def test_if_ended_now_under_last_standing_uses_the_cards_at_the_first_out(
+    client: FlaskClient,
+) -> None:
+    """RULES.md 3.2: under last-standing the scores use the cards held when the first seat
+    went out, so from then on «kalau selesai sekarang» is already the seat's final score."""
+    rules = {"ending": "last-standing"}
+    bots = {"1": "standard", "2": "standard", "3": "standard"}
+    after_first_out: list[dict[str, Any]] = []
+    for seed in range(1, 40):
+        code = banting.make_code(4, seed)
+        created = create(client, code=code, bots=bots, rules=rules)
+        game_id, token = created["id"], created["tokens"]["0"]
+        view = get_view(client, game_id, token)
+        views = [view]
+        while not view["over"]:
+            view = move(client, game_id, token, choose(view))
+            assert_markers(view)
+            views.append(view)
+        assert_finished(view, code)
+        after_first_out = [v for v in views if not v["over"] and 0 in v["counts"]]
+        if after_first_out:
+            break
+    assert after_first_out, "no round where seat 0 still played after a seat went out"
+    final = view["result"]["scores"][0]
+    assert view["result"]["winner"] != 0 and final < 0
+    for running in after_first_out:
+        assert running["if_ended_now"] == final
+        # ... though seat 0 has played cards since: its count now would give another number.
+        assert running["counts"][0] <= view["result"]["cards_left"][0]
+    assert after_first_out[-1]["counts"][0] < view["result"]["cards_left"][0]
+
+
+def test_one_card_and_leader_markers(client: FlaskClient) -> None:
+    """Seed 003: each seat shows «markers for who leads the trick, who has one card left»:
+    the view's `leader` and `one_card`, checked on every view by assert_markers."""
+    one_card_seen: set[int] = set()
+    leaders_seen: set[int] = set()
+    for seed in range(1, 30):
+        code = banting.make_code(4, seed)
+        created = create(client, code=code, bots=THREE_BOTS)
+        game_id, token = created["id"], created["tokens"]["0"]
+        view = get_view(client, game_id, token)
+        assert_markers(view)
+        while not view["over"]:
+            one_card_seen.update(view["one_card"])
+            leaders_seen.add(view["leader"])
+            view = move(client, game_id, token, choose(view))
+            assert_markers(view)
+        one_card_seen.update(view["one_card"])
+        if len(one_card_seen) >= 2 and len(leaders_seen) >= 3:
+            break
+    assert len(one_card_seen) >= 2, one_card_seen  # seats were seen down to one card
+    assert len(leaders_seen) >= 3, leaders_seen
+
+
+def test_result_lines_seed_003(client: FlaskClient) -> None:
+    """Seed 003: «The result card lists each loser's line (cards left × multiplier =
+    points) and the winner's total»; a dragon's losers pay as if they held 13 cards."""
+    code = code_where_seat_leads(0)
+    created = create(client, code=code, bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = play_round(client, game_id, token, code, get_view(client, game_id, token))
+    assert_finished(view, code)  # assert_result_lines checks every line's arithmetic
+    lines = view["result"]["lines"]
+    assert lines == banting.score_lines(view["result"]["cards_left"])
+
+    dragon = next(
+        code
+        for code in (banting.make_code(4, seed) for seed in range(200_000))
+        if banting.Game(code=code).over
+    )
+    created = create(client, code=dragon, bots=THREE_BOTS)
+    view = get_view(client, created["id"], created["tokens"]["0"])
+    assert view["over"] and view["result"]["dragon"]
+    assert_finished(view, dragon)
+    winner = view["result"]["winner"]
+    for seat, line in enumerate(view["result"]["lines"]):
+        if seat != winner:
+            assert line == {"cards_left": 13, "multiplier": 3, "points": -39}
+    assert view["result"]["lines"][winner]["points"] == 39 * 3
 
 
 # --- the store on its own -----------------------------------------------------------------
@@ -809,13 +1006,26 @@ def test_openapi_documents_the_game_routes(client: FlaskClient) -> None:
         assert operation["tags"] == ["banting-games"]
         assert operation["summary"] and operation["description"]
         assert operation["security"] == [{"bearerAuth": []}]
-        assert operation["parameters"] == [
-            {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
-        ]
+        path_parameter = {
+            "name": "game_id",
+            "in": "path",
+            "required": True,
+            "schema": {"type": "string"},
+        }
         expected = {"200", "401", "403", "404", "429", "503", "default"}
         if method == "post":
-            expected |= {"400", "409", "413", "415", "422"}
+            expected |= {"400", "409", "412", "413", "415", "422"}
+            assert operation["parameters"][0] == path_parameter
+            (if_match,) = operation["parameters"][1:]
+            assert if_match["name"] == "If-Match" and if_match["in"] == "header"
+            assert if_match["required"] is False and "412" in if_match["description"]
+            body_ref = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+            version = resolve_ref(document, body_ref)["properties"]["version"]
+            assert {"type": "integer", "minimum": 1}.items() <= version["anyOf"][0].items()
+        else:
+            assert operation["parameters"] == [path_parameter]
         assert set(operation["responses"]) == expected
+        assert set(operation["responses"]["200"]["headers"]) == {"ETag"}
     assert paths[f"{GAMES}/{{game_id}}/rounds"]["post"]["requestBody"]["required"] is False
     assert paths[f"{GAMES}/{{game_id}}/moves"]["post"]["requestBody"]["required"] is True
     assert document["components"]["securitySchemes"]["bearerAuth"] == {
