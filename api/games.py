@@ -6,11 +6,12 @@ identified by its secret token (``Authorization: Bearer <token>``); bot seats mo
 server right after a human's move, up to the next human turn or the end of the round.
 
 Checks run in this order: no bearer token 401, unknown game 404, a token that is none of
-this game's seats 403, an If-Match naming another version of the game 412 (all before the
-body is read), then the body (415, 400, 422), a body's ``version`` that is not the game's
-409 CONFLICT, a round code where the server picks the codes 403 CODE_NOT_ALLOWED, then the
-game itself (409 with a ``code``: the engine's rejection codes, NOT_YOUR_TURN, ROUND_OVER,
-ROUND_NOT_OVER, or CONFLICT when another request changed the game first).
+this game's seats 403 (all before the body is read), then the body (415, 400, 422), then
+the version the request names (an If-Match without the view's current ETag 412, a body's
+``version`` that is not the game's 409 CONFLICT), a round code where the server picks the
+codes 403 CODE_NOT_ALLOWED, then the game itself (409 with a ``code``: the engine's
+rejection codes, NOT_YOUR_TURN, ROUND_OVER, ROUND_NOT_OVER, or CONFLICT when another
+request changed the game first).
 
 Round codes are secret while they matter (RULES.md 3.3): a code determines every hand, so in
 a game with two or more human seats the server picks every code and shows it only once its
@@ -175,32 +176,27 @@ def _authenticate() -> None:
     g.seated = Seated(record, seat)
 
 
-@bp.before_request
-def _check_if_match() -> None:
-    """A move or next round sent with If-Match goes ahead only if one of its tags is the
-    current ETag of the seat's view (strong comparison, RFC 9110 13.1.1) or it is '*'."""
-    seated: Seated | None = g.get("seated")
-    if seated is None or request.method != "POST" or "If-Match" not in request.headers:
-        return
-    tags = request.if_match
-    if tags.star_tag or tags.contains(view_etag(seated.record, seated.seat)):
-        return
-    raise ApiProblem(
-        412,
-        "If-Match names no current view of this seat: the game has moved on since (it is "
-        f"at version {seated.record.version} now). Nothing was changed; fetch it and try "
-        "again.",
-        code="VERSION_MISMATCH",
-    )
-
-
 def _seated() -> Seated:
     seated: Seated = g.seated
     return seated
 
 
-def _check_version(record: GameRecord, version: int | None) -> None:
-    """A body's ``version``, when given, must be the game's (409 CONFLICT otherwise)."""
+def _check_versions(seated: Seated, version: int | None) -> None:
+    """A move or next round goes ahead only at the version of the game it names, if it names
+    one: as If-Match, one of whose tags must be the current ETag of the seat's view (strong
+    comparison, RFC 9110 13.1.1) or '*' (412 otherwise), or as the body's ``version`` (409
+    CONFLICT otherwise)."""
+    record = seated.record
+    if "If-Match" in request.headers:
+        tags = request.if_match
+        if not (tags.star_tag or tags.contains(view_etag(record, seated.seat))):
+            raise ApiProblem(
+                412,
+                "If-Match names no current view of this seat: the game has moved on since (it "
+                f"is at version {record.version} now). Nothing was changed; fetch it and try "
+                "again.",
+                code="VERSION_MISMATCH",
+            )
     if version is not None and version != record.version:
         raise ApiProblem(
             409,
@@ -482,7 +478,6 @@ def move(body: MoveRequest, game_id: str) -> GameView:
     """
     seated = _seated()
     record, seat = seated.record, seated.seat
-    _check_version(record, body.version)
     play: list[int] | str = PASS
     if body.play != PASS:
         errors = FieldErrors()
@@ -490,6 +485,7 @@ def move(body: MoveRequest, game_id: str) -> GameView:
             raise refuse("play", f"Expected 0 to {DECK_SIZE} cards, got {len(body.play)}.")
         play = card_ids(body.play, "play", errors)
         errors.raise_if_any()
+    _check_versions(seated, body.version)
     language = message_language()
 
     game = replay(record)
@@ -527,15 +523,16 @@ def next_round(body: NextRoundRequest, game_id: str) -> GameView:
     retried request never deals two rounds."""
     seated = _seated()
     record, seat = seated.record, seated.seat
-    _check_version(record, body.version)
     code = body.code
     if code is not None:
-        _refuse_code(record)
         code_players, _ = engine(lambda: banting.parse_code(code), "code")
         if code_players not in (None, record.players):
             raise refuse(
                 "code", f"The code deals {code_players} players; this game has {record.players}."
             )
+    _check_versions(seated, body.version)
+    if code is not None:
+        _refuse_code(record)
     game = replay(record)
     if not game.over:
         raise ApiProblem(

@@ -11,6 +11,7 @@ the store).
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sqlite3
 import threading
@@ -24,7 +25,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 
-from api import create_app
+from api import access_log, create_app
+from api.access_log import JsonFormatter
 from api.game_store import GameRecord, GameStore, RoundRecord, hash_token, replay
 from api.games import CODE_NOT_ALLOWED_DETAIL, CONFLICT_DETAIL
 from tests.api_helpers import all_refs, assert_problem, field_errors, json_bodies, resolve_ref
@@ -826,6 +828,412 @@ def test_result_lines_seed_003(client: FlaskClient) -> None:
         if seat != winner:
             assert line == {"cards_left": 13, "multiplier": 3, "points": -39}
     assert view["result"]["lines"][winner]["points"] == 39 * 3
+
+
+# --- round codes are secret while they matter (issue 11, item 6; RULES.md 3.3) -------------
+
+
+class Captured(logging.Handler):
+    """Every log record, formatted with its extra fields and any traceback."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.setFormatter(JsonFormatter())
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+@pytest.fixture
+def captured_logs() -> Iterator[Captured]:
+    """Captures the records of every logger: the root's (the app's and werkzeug's reach it)
+    and the access log's (which does not propagate)."""
+    handler = Captured()
+    root, access = logging.getLogger(), logging.getLogger(access_log.LOGGER_NAME)
+    level = root.level
+    root.addHandler(handler)
+    access.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    try:
+        yield handler
+    finally:
+        root.removeHandler(handler)
+        access.removeHandler(handler)
+        root.setLevel(level)
+
+
+def test_two_humans_no_response_or_log_line_holds_the_code_before_the_round_ends(
+    db_path: Path, captured_logs: Captured
+) -> None:
+    """RULES.md 3.3: «in a match with two or more human seats no seat may learn or choose a
+    round's code before that round is over (the server picks the codes)». Every response
+    (status, headers, body) and every log line of a whole round: create, both humans'
+    views and moves, the bots' answers, refused requests; the code shows up only once the
+    round is over, and in no log line at all; tokens only in the create response."""
+    client = create_app({"TESTING": True, "GAMES_DB": str(db_path)}).test_client()
+    exchanges: list[str] = []
+
+    def send(method: str, url: str, token: str | None = None, **kwargs: Any) -> Any:
+        headers = {**kwargs.pop("headers", {}), **(bearer(token) if token else {})}
+        response = client.open(url, method=method, headers=headers, **kwargs)
+        exchanges.append(
+            f"{response.status}\n{response.headers}\n{response.get_data(as_text=True)}"
+        )
+        return response
+
+    response = send("POST", GAMES, json={"bots": {"2": "standard", "3": "beginner"}})
+    assert response.status_code == 201
+    created = response.get_json()
+    assert created["code"] is None and created["humans"] == [0, 1]
+    game_id, tokens = created["id"], [created["tokens"]["0"], created["tokens"]["1"]]
+    url = f"{GAMES}/{game_id}"
+    code = stored_code(db_path, game_id)
+    assert code not in exchanges[0].upper()
+
+    # Asking for the code or choosing one gets nowhere, whatever is sent.
+    problem = assert_problem(send("POST", f"{url}/rounds", tokens[0], json={"code": code}), 403)
+    assert problem == {
+        "type": "about:blank",
+        "title": "Forbidden",
+        "status": 403,
+        "detail": CODE_NOT_ALLOWED_DETAIL,
+        "code": "CODE_NOT_ALLOWED",
+    }
+    assert assert_problem(send("POST", f"{url}/rounds", tokens[1]), 409)["code"] == "ROUND_NOT_OVER"
+
+    ended_at = None
+    for _ in range(200):
+        views = [send("GET", url, token) for token in tokens]
+        for response in views:
+            assert response.get_json()["code"] is None and not response.get_json()["over"]
+        mover = next(seat for seat in (0, 1) if views[seat].get_json()["your_turn"])
+        waiting = 1 - mover
+        view = views[mover].get_json()
+        # Refusals on the way: out of turn, a stale tag, cards not held.
+        other = views[waiting].get_json()
+        send("POST", f"{url}/moves", tokens[waiting], json={"play": other["hand"][:1]})
+        send("POST", f"{url}/moves", tokens[mover], json={"play": ["Zz"]})
+        tag = views[mover].headers["ETag"]
+        response = send(
+            "POST",
+            f"{url}/moves",
+            tokens[mover],
+            json={"play": choose(view)},
+            headers={"If-Match": tag},
+        )
+        assert response.status_code == 200
+        retried = send(
+            "POST", f"{url}/moves", tokens[mover], json={"play": "pass"}, headers={"If-Match": tag}
+        )
+        assert assert_problem(retried, 412)["code"] == "VERSION_MISMATCH"
+        if response.get_json()["over"]:
+            ended_at = len(exchanges) - 2
+            break
+    assert ended_at is not None, "the round did not end"
+
+    for text in exchanges[:ended_at]:
+        assert code not in text.upper()
+    assert code in exchanges[ended_at].upper()  # the move that ended the round
+    for token in tokens:
+        view = get_view(client, game_id, token)
+        assert view["over"] and view["code"] == code
+        assert_finished(view, code)
+    for line in captured_logs.lines:
+        assert code not in line.upper()
+        assert not any(token in line for token in tokens)
+    assert any(f'"path":"{url}/moves"' in line for line in captured_logs.lines)
+    for text in exchanges[1:]:
+        assert not any(token in text for token in tokens)
+
+    # The next round: still no code chosen by a seat, a fresh secret one dealt instead.
+    response = send("POST", f"{url}/rounds", tokens[1], json={"code": "B4K7M2Q9XZ1"})
+    assert assert_problem(response, 403)["code"] == "CODE_NOT_ALLOWED"
+    response = send("POST", f"{url}/rounds", tokens[1])
+    assert response.status_code == 200 and response.get_json()["round"] == 2
+    second = stored_code(db_path, game_id)
+    assert second != code
+    if not response.get_json()["over"]:
+        assert response.get_json()["code"] is None
+        assert second not in exchanges[-1].upper()
+        assert all(second not in line.upper() for line in captured_logs.lines)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"players": 2, "code": "B2000000001"},
+        {"code": "FRIDAY-GAME", "bots": {"3": "standard"}},
+        {"code": banting.make_code(3, 7), "bots": {"2": "standard"}},  # 3 seats from the code
+    ],
+)
+def test_a_code_is_refused_at_create_with_two_humans(
+    client: FlaskClient, db_path: Path, body: dict[str, Any]
+) -> None:
+    """The creator of a game between people cannot choose its code: they would know every
+    hand (RULES.md 3.3). Nothing is created."""
+    create(client, bots=THREE_BOTS)  # one game in the store
+    problem = assert_problem(client.post(GAMES, json=body), 403)
+    assert problem["code"] == "CODE_NOT_ALLOWED" and problem["detail"] == CODE_NOT_ALLOWED_DETAIL
+    conn = sqlite3.connect(db_path)
+    try:
+        assert conn.execute("SELECT COUNT(*) FROM banting_games").fetchone() == (1,)
+    finally:
+        conn.close()
+    # A bad code is still a 422 on its field first, like any other bad field.
+    errors = field_errors(client.post(GAMES, json={**body, "code": "no pe"}))
+    assert list(errors) == ["code"]
+    # Without the code the same game starts, with a code the server picked and kept.
+    created = create(client, **{key: value for key, value in body.items() if key != "code"})
+    assert created["code"] is None and len(created["humans"]) >= 2
+    assert banting.parse_code(stored_code(db_path, created["id"]))[0] == created["players"]
+
+
+def test_one_human_sees_and_chooses_the_code_salin_link_ronde(client: FlaskClient) -> None:
+    """RULES.md 3.3 / seed 003: with a single human seat the code may be shown during the
+    round («Salin link ronde» copies a link that deals the same cards to whoever opens it)
+    and the player may pick it."""
+    first = create(client, bots=THREE_BOTS)
+    assert first["code"] is not None
+    view = get_view(client, first["id"], first["tokens"]["0"])
+    assert view["code"] == first["code"] and not view["over"]
+    # The shared link's code deals a friend the very same cards.
+    friend = create(client, code=view["code"], bots=THREE_BOTS)
+    assert friend["code"] == first["code"]
+    replayed = get_view(client, friend["id"], friend["tokens"]["0"])
+    assert replayed["hand"] == view["hand"] and len(view["hand"]) == 13
+    # The next round's code may be chosen too.
+    view = play_round(client, first["id"], first["tokens"]["0"], first["code"], view)
+    chosen = code_where_seat_leads(0)
+    response = client.post(
+        f"{GAMES}/{first['id']}/rounds", json={"code": chosen}, headers=bearer(first["tokens"]["0"])
+    )
+    assert response.status_code == 200 and response.get_json()["code"] == chosen
+
+
+# --- moves carry the version they apply to (issue 11, item 7) --------------------------------
+
+
+def test_views_carry_a_strong_etag_per_version_and_seat(client: FlaskClient) -> None:
+    """API.md: «every game view carries `version` and an `ETag`»."""
+    created = create(client, players=3, bots={"2": "standard"})
+    game_id, tokens = created["id"], created["tokens"]
+    first = [client.get(f"{GAMES}/{game_id}", headers=bearer(tokens[s])) for s in ("0", "1")]
+    tags = [response.headers["ETag"] for response in first]
+    assert all(STRONG_ETAG.fullmatch(tag) for tag in tags)
+    assert tags[0] != tags[1]  # one representation per seat
+    again = client.get(f"{GAMES}/{game_id}", headers=bearer(tokens["0"]))
+    assert again.headers["ETag"] == tags[0]  # the same view, the same tag
+    view = first[0].get_json()
+    mover = str(view["turn"])
+    moved = client.post(
+        f"{GAMES}/{game_id}/moves",
+        json={"play": choose(get_view(client, game_id, tokens[mover]))},
+        headers=bearer(tokens[mover]),
+    )
+    assert moved.status_code == 200 and moved.get_json()["version"] == view["version"] + 1
+    after = client.get(f"{GAMES}/{game_id}", headers=bearer(tokens[mover]))
+    assert moved.headers["ETag"] == after.headers["ETag"] not in tags
+
+
+def pass_twice_code() -> str:
+    """A code where seat 0, against three standard bots and playing the hints, may pass on
+    its first turn that allows it and may pass again on its next turn: where a retried pass
+    would be legal again."""
+    for seed in range(1, 500):
+        code = banting.make_code(4, seed)
+        game = banting.Game(code=code)
+        passed = False
+        while not game.over:
+            if game.turn != 0:
+                game.bot_play(game.turn, "standard")
+            elif passed:
+                if game.can_pass(0):
+                    return code
+                break
+            elif game.can_pass(0):
+                game.move(0, "pass")
+                passed = True
+            else:  # leading: the hint is a play
+                game.move(0, list(game.hint(0).cards))
+    raise AssertionError("no such code")
+
+
+def to_first_pass(client: FlaskClient, game_id: str, token: str) -> Any:
+    """Plays seat 0's hints (as pass_twice_code does) up to its first turn that allows a
+    pass; returns the GET response of that view."""
+    view = get_view(client, game_id, token)
+    while not view["can_pass"]:
+        view = move(client, game_id, token, choose(view))
+    return client.get(f"{GAMES}/{game_id}", headers=bearer(token))
+
+
+STANDARD_BOTS = {"1": "standard", "2": "standard", "3": "standard"}
+
+
+def test_a_retried_move_with_an_old_if_match_is_refused(client: FlaskClient) -> None:
+    """API.md: a move «may send `If-Match` … and is refused with 412 … when the game has
+    moved on, so a retried request is never applied twice». The pass below is sent, then
+    sent again as a client would after a timeout, on the seat's next turn where passing is
+    legal again: refused, nothing changes. Sent without the tag it is made a second time."""
+    created = create(client, code=pass_twice_code(), bots=STANDARD_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    response = to_first_pass(client, game_id, token)
+    view, tag = response.get_json(), response.headers["ETag"]
+    first = post_move(client, game_id, token, "pass", **{"If-Match": tag})
+    assert first.status_code == 200, first.get_data(as_text=True)
+    now = first.get_json()
+    assert now["your_turn"] and now["can_pass"] and now["version"] == view["version"] + 1
+
+    retried = post_move(client, game_id, token, "pass", **{"If-Match": tag})
+    problem = assert_problem(retried, 412)
+    assert (
+        problem["code"] == "VERSION_MISMATCH" and f"version {now['version']}" in problem["detail"]
+    )
+    assert get_view(client, game_id, token) == now
+    # Without a version the same retry is simply made again: why a client should send one.
+    again = move(client, game_id, token, "pass")
+    assert [e["seat"] for e in again["history"]].count(0) == [
+        e["seat"] for e in now["history"]
+    ].count(0) + 1
+
+
+def test_a_retried_move_with_an_old_body_version_is_refused(client: FlaskClient) -> None:
+    """The same with `"version"` in the body: 409 CONFLICT, nothing changes."""
+    created = create(client, code=pass_twice_code(), bots=STANDARD_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = to_first_pass(client, game_id, token).get_json()
+    url = f"{GAMES}/{game_id}/moves"
+    body = {"play": "pass", "version": view["version"]}
+    first = client.post(url, json=body, headers=bearer(token))
+    assert first.status_code == 200, first.get_data(as_text=True)
+    now = first.get_json()
+    assert now["your_turn"] and now["can_pass"]
+
+    problem = assert_problem(client.post(url, json=body, headers=bearer(token)), 409)
+    assert problem["code"] == "CONFLICT"
+    assert f"version {view['version']}" in problem["detail"]
+    assert f"version {now['version']}" in problem["detail"]
+    assert get_view(client, game_id, token) == now
+    # A version from the future is no better; the current one goes through.
+    ahead = {"play": "pass", "version": now["version"] + 1}
+    assert (
+        assert_problem(client.post(url, json=ahead, headers=bearer(token)), 409)["code"]
+        == "CONFLICT"
+    )
+    current = {"play": "pass", "version": now["version"]}
+    response = client.post(url, json=current, headers=bearer(token))
+    assert response.status_code == 200 and response.get_json()["version"] == now["version"] + 1
+
+
+def test_if_match_forms(client: FlaskClient) -> None:
+    """RFC 9110 If-Match: one of the listed tags must be the view's current ETag (strong
+    comparison: a weak tag never matches), or '*'. Anything else is 412 and changes
+    nothing."""
+    created = create(client, code=code_where_seat_leads(0), bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    other = create(client, code=code_where_seat_leads(0), bots=THREE_BOTS)
+    response = client.get(f"{GAMES}/{game_id}", headers=bearer(token))
+    view, tag = response.get_json(), response.headers["ETag"]
+    elsewhere = client.get(f"{GAMES}/{other['id']}", headers=bearer(other["tokens"]["0"]))
+    assert elsewhere.get_json()["version"] == view["version"]
+    for header in (f"W/{tag}", tag.strip('"') + "0", '"x"', "", elsewhere.headers["ETag"], "**"):
+        problem = assert_problem(
+            post_move(client, game_id, token, "pass", **{"If-Match": header}), 412
+        )
+        assert problem["code"] == "VERSION_MISMATCH", header
+    # The body is checked first: a bad body is a 400 or 422 whatever its If-Match.
+    stale = client.post(
+        f"{GAMES}/{game_id}/moves",
+        data="not json",
+        content_type="application/json",
+        headers={**bearer(token), "If-Match": '"x"'},
+    )
+    assert_problem(stale, 400)
+    assert_problem(post_move(client, game_id, token, ["Zz"], **{"If-Match": '"x"'}), 422)
+    assert client.get(f"{GAMES}/{game_id}", headers=bearer(token)).get_json() == view
+
+    # A list holding the current tag, then '*': both go through.
+    moved = post_move(client, game_id, token, choose(view), **{"If-Match": f'"0", {tag}'})
+    assert moved.status_code == 200, moved.get_data(as_text=True)
+    view = moved.get_json()
+    if not view["over"]:
+        moved = post_move(client, game_id, token, choose(view), **{"If-Match": "*"})
+        assert moved.status_code == 200, moved.get_data(as_text=True)
+    # A GET is not conditional on If-Match: it answers with the current view.
+    response = client.get(f"{GAMES}/{game_id}", headers={**bearer(token), "If-Match": tag})
+    assert response.status_code == 200 and response.headers["ETag"] == moved.headers["ETag"]
+
+
+def test_another_seats_tag_is_not_this_seats(client: FlaskClient) -> None:
+    created = create(client, players=2)
+    game_id, tokens = created["id"], created["tokens"]
+    responses = [client.get(f"{GAMES}/{game_id}", headers=bearer(tokens[s])) for s in "01"]
+    mover = responses[0].get_json()["turn"]
+    view = responses[mover].get_json()
+    theirs = responses[1 - mover].headers["ETag"]
+    problem = assert_problem(
+        post_move(client, game_id, tokens[str(mover)], choose(view), **{"If-Match": theirs}), 412
+    )
+    assert problem["code"] == "VERSION_MISMATCH"
+    mine = responses[mover].headers["ETag"]
+    moved = post_move(client, game_id, tokens[str(mover)], choose(view), **{"If-Match": mine})
+    assert moved.status_code == 200
+
+
+def test_a_retried_next_round_is_refused(client: FlaskClient) -> None:
+    """A next-round request carries the version too: retried, it never deals two rounds."""
+    code = code_where_seat_leads(0)
+    created = create(client, code=code, bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    url = f"{GAMES}/{game_id}/rounds"
+    view = get_view(client, game_id, token)
+    # While the round runs a stale tag is 412 and a current one ROUND_NOT_OVER.
+    problem = assert_problem(client.post(url, headers={**bearer(token), "If-Match": '"x"'}), 412)
+    assert problem["code"] == "VERSION_MISMATCH"
+    body = {"version": view["version"]}
+    problem = assert_problem(client.post(url, json=body, headers=bearer(token)), 409)
+    assert problem["code"] == "ROUND_NOT_OVER"
+
+    view = play_round(client, game_id, token, code, view)
+    tag = client.get(f"{GAMES}/{game_id}", headers=bearer(token)).headers["ETag"]
+    dealt = client.post(url, headers={**bearer(token), "If-Match": tag})
+    assert dealt.status_code == 200 and dealt.get_json()["round"] == 2
+    second = dealt.get_json()
+    if not second["over"]:
+        second = play_round(client, game_id, token, second["code"], second)
+    # Round 2 is over as well now: a retry of the request that dealt it would deal round 3.
+    problem = assert_problem(client.post(url, headers={**bearer(token), "If-Match": tag}), 412)
+    assert problem["code"] == "VERSION_MISMATCH"
+    body = {"version": view["version"]}
+    problem = assert_problem(client.post(url, json=body, headers=bearer(token)), 409)
+    assert problem["code"] == "CONFLICT"
+    assert get_view(client, game_id, token) == second
+    body = {"version": second["version"]}
+    third = client.post(url, json=body, headers=bearer(token))
+    assert third.status_code == 200 and third.get_json()["round"] == 3
+
+
+@pytest.mark.parametrize(
+    "version", [0, -1, "1", 1.0, True, None, [1]], ids=lambda v: f"version={v!r}"
+)
+def test_bad_versions_are_422(client: FlaskClient, version: Any) -> None:
+    created = create(client, code=code_where_seat_leads(0), bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = get_view(client, game_id, token)
+    refusals = (
+        ("moves", {"play": "pass"}, "CANNOT_PASS_WHEN_LEADING"),
+        ("rounds", {}, "ROUND_NOT_OVER"),
+    )
+    for route, body, refusal in refusals:
+        response = client.post(
+            f"{GAMES}/{game_id}/{route}", json={**body, "version": version}, headers=bearer(token)
+        )
+        if version is None:  # null: the same as leaving it out
+            assert assert_problem(response, 409)["code"] == refusal
+        else:
+            assert list(field_errors(response)) == ["version"]
+    assert get_view(client, game_id, token) == view
 
 
 # --- the store on its own -----------------------------------------------------------------
