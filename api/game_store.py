@@ -109,6 +109,12 @@ def rules_settings(rules: banting.Rules) -> dict[str, Any]:
     return settings
 
 
+def codes_secret(humans: int) -> bool:
+    """Whether, in a game with ``humans`` human seats, the server picks the round codes and
+    withholds each until its round is over; else the one human may choose and see them."""
+    return humans >= MIN_HUMANS_FOR_SECRET_CODES
+
+
 @dataclass
 class RoundRecord:
     """A round's code and moves; once a later round is dealt, also its winner and scores
@@ -146,9 +152,7 @@ class GameRecord:
 
     @property
     def codes_secret(self) -> bool:
-        """Whether the server picks the round codes and withholds each until its round is
-        over (two or more human seats); else the one human may choose and see them."""
-        return len(self.token_hashes) >= MIN_HUMANS_FOR_SECRET_CODES
+        return codes_secret(len(self.token_hashes))
 
     def seat_of(self, token: str) -> int | None:
         """The human seat ``token`` belongs to, or None. Every seat is compared in constant

@@ -35,10 +35,10 @@ from api.cards import card_ids
 from api.common import engine, read_rules, refuse
 from api.errors import ApiProblem, FieldErrors, api_problem_response
 from api.game_store import (
-    MIN_HUMANS_FOR_SECRET_CODES,
     GameRecord,
     GameStore,
     RoundRecord,
+    codes_secret,
     finish_round,
     hash_token,
     new_game_id,
@@ -391,7 +391,7 @@ def create_game(body: CreateGameRequest) -> GameCreated:
     errors.raise_if_any()
     assert rules is not None
     humans = [seat for seat in range(players) if seat not in bots]
-    if body.code is not None and len(humans) >= MIN_HUMANS_FOR_SECRET_CODES:
+    if body.code is not None and codes_secret(len(humans)):
         raise ApiProblem(403, CODE_NOT_ALLOWED_DETAIL, code="CODE_NOT_ALLOWED")
 
     game = engine(lambda: banting.Game(rules=rules, players=players, code=body.code), "code")

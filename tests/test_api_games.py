@@ -959,6 +959,27 @@ def test_two_humans_no_response_or_log_line_holds_the_code_before_the_round_ends
         assert all(second not in line.upper() for line in captured_logs.lines)
 
 
+def test_a_game_that_does_not_replay_logs_no_code(
+    client: FlaskClient, db_path: Path, captured_logs: Captured
+) -> None:
+    """A damaged row is a 500 for the client and a traceback for the operator, whose
+    message names the game but not its round code (the engine's message would)."""
+    created = create(client, players=2)
+    store = GameStore(db_path)
+    record = store.load(created["id"])
+    assert record is not None
+    wrong = banting.make_code(3, 4242)  # a 3-player code in a 2-player game
+    record.rounds = [RoundRecord(record.rounds[0].code, [], 0, [1, -1]), RoundRecord(wrong)]
+    assert store.save(record)
+    response = client.get(f"{GAMES}/{created['id']}", headers=bearer(created["tokens"]["0"]))
+    assert_problem(response, 500)
+    logged = "\n".join(captured_logs.lines)
+    assert f"game {created['id']} does not replay" in logged
+    assert "<round code>" in logged
+    assert wrong not in logged.upper()
+    assert wrong not in response.get_data(as_text=True).upper()
+
+
 @pytest.mark.parametrize(
     "body",
     [
