@@ -910,7 +910,7 @@ def test_two_humans_no_response_or_log_line_holds_the_code_before_the_round_ends
         mover = next(seat for seat in (0, 1) if views[seat].get_json()["your_turn"])
         waiting = 1 - mover
         view = views[mover].get_json()
-        # Refusals on the way: out of turn, a stale tag, cards not held.
+        # Refusals on the way: a move out of turn, an unknown card, and (below) a retry.
         other = views[waiting].get_json()
         send("POST", f"{url}/moves", tokens[waiting], json={"play": other["hand"][:1]})
         send("POST", f"{url}/moves", tokens[mover], json={"play": ["Zz"]})
