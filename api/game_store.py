@@ -22,6 +22,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 import sqlite3
 import threading
@@ -44,6 +45,10 @@ FINISHED_GAME_TTL = 24 * 60 * 60
 IDLE_GAME_TTL = 7 * 24 * 60 * 60
 # A store deletes expired rows at most this often (per process), on a write.
 PURGE_INTERVAL_SECONDS = 60.0
+
+# RULES.md 3.3: in a game with this many human seats or more, the server picks every round
+# code and no seat sees one before its round is over (a code determines every hand).
+MIN_HUMANS_FOR_SECRET_CODES = 2
 
 PASS = "pass"
 # A stored move: [seat, [card ids as played]] or [seat, "pass"].
@@ -104,6 +109,12 @@ def rules_settings(rules: banting.Rules) -> dict[str, Any]:
     return settings
 
 
+def codes_secret(humans: int) -> bool:
+    """Whether, in a game with ``humans`` human seats, the server picks the round codes and
+    withholds each until its round is over; else the one human may choose and see them."""
+    return humans >= MIN_HUMANS_FOR_SECRET_CODES
+
+
 @dataclass
 class RoundRecord:
     """A round's code and moves; once a later round is dealt, also its winner and scores
@@ -138,6 +149,10 @@ class GameRecord:
     @property
     def humans(self) -> list[int]:
         return sorted(self.token_hashes)
+
+    @property
+    def codes_secret(self) -> bool:
+        return codes_secret(len(self.token_hashes))
 
     def seat_of(self, token: str) -> int | None:
         """The human seat ``token`` belongs to, or None. Every seat is compared in constant
@@ -179,8 +194,20 @@ def replay(record: GameRecord) -> banting.Game:
                     game.next_round(stored_round.code)
                 _make_moves(game, stored_round.moves)
     except (ValueError, TypeError, IndexError) as exc:  # IllegalPlay is a ValueError
-        raise ReplayError(f"game {record.id} does not replay: {exc}") from exc
+        # The message goes to the server's log: it must not hold a round code.
+        reason = str(exc)
+        for stored_round in record.rounds:
+            reason = _redact(reason, stored_round.code)
+        raise ReplayError(f"game {record.id} does not replay: {reason}") from None
     return game
+
+
+def _redact(text: str, code: str) -> str:
+    """``text`` with every spelling of the round code ``code`` (any case) hidden."""
+    if not code:
+        return text
+    pattern = re.compile(re.escape(code), re.IGNORECASE)
+    return pattern.sub("<round code>", text)
 
 
 def _make_moves(game: banting.Game, moves: list[StoredMove]) -> None:

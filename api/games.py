@@ -7,12 +7,21 @@ server right after a human's move, up to the next human turn or the end of the r
 
 Checks run in this order: no bearer token 401, unknown game 404, a token that is none of
 this game's seats 403 (all before the body is read), then the body (415, 400, 422), then
-the game itself (409 with a ``code``: the engine's rejection codes, NOT_YOUR_TURN,
-ROUND_OVER, ROUND_NOT_OVER, or CONFLICT when another request changed the game first).
+the version the request names (an If-Match without the view's current ETag 412, a body's
+``version`` that is not the game's 409 CONFLICT), a round code where the server picks the
+codes 403 CODE_NOT_ALLOWED, then the game itself (409 with a ``code``: the engine's
+rejection codes, NOT_YOUR_TURN, ROUND_OVER, ROUND_NOT_OVER, or CONFLICT when another
+request changed the game first).
+
+Round codes are secret while they matter (RULES.md 3.3): a code determines every hand, so in
+a game with two or more human seats the server picks every code and shows it only once its
+round is over. With one human seat against bots the player may choose the code and sees it
+all along (seed 003, «Salin link ronde»).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -21,7 +30,7 @@ from typing import Any
 from capsa_fast import banting, format_cards
 from flask import Flask, Response, after_this_request, current_app, g, request, url_for
 
-from api.banting_schemas import DECK_SIZE, PASS
+from api.banting_schemas import DECK_SIZE, PASS, ScoreLine
 from api.cards import card_ids
 from api.common import engine, read_rules, refuse
 from api.errors import ApiProblem, FieldErrors, api_problem_response
@@ -29,6 +38,7 @@ from api.game_store import (
     GameRecord,
     GameStore,
     RoundRecord,
+    codes_secret,
     finish_round,
     hash_token,
     new_game_id,
@@ -58,7 +68,35 @@ bp = ModelBlueprint("banting_games", __name__, url_prefix="/v1/banting/games", t
 _STORE_KEY = "capsa_fast_api.game_store"
 # Statuses the routes of one game answer besides those of a body.
 _GAME_PROBLEMS = (401, 403, 404, 503)
+# ... and those that change it: a refused move or round, a stale If-Match.
+_CHANGE_PROBLEMS = (*_GAME_PROBLEMS, 409, 412)
 CONFLICT_DETAIL = "The game changed while your move was being made; fetch it and try again."
+CODE_NOT_ALLOWED_DETAIL = (
+    "A game with two or more human seats is dealt from codes the server picks: a seat that "
+    "knew a round's code would know every hand. Leave 'code' out."
+)
+HAND_SIZE = 13
+# A view's ETag: this many hex digits of a SHA-256 (the tag only has to differ between views).
+ETAG_HEX_DIGITS = 20
+_ETAG_HEADER = {
+    "ETag": {
+        "description": (
+            "The tag of this seat's view at this version of the game; send it back as "
+            "If-Match with a move or a next round."
+        ),
+        "schema": {"type": "string"},
+    }
+}
+_IF_MATCH_HEADER = {
+    "name": "If-Match",
+    "required": False,
+    "description": (
+        "The ETag of the view this request was made from (or a list of tags, or '*'). When "
+        "the game has moved on since, the request is refused with 412 VERSION_MISMATCH and "
+        "changes nothing. Omitted: not checked."
+    ),
+    "schema": {"type": "string"},
+}
 
 
 def store(app: Flask) -> GameStore:
@@ -143,6 +181,39 @@ def _seated() -> Seated:
     return seated
 
 
+def _check_versions(seated: Seated, version: int | None) -> None:
+    """A move or next round goes ahead only at the version of the game it names, if it names
+    one: as If-Match, one of whose tags must be the current ETag of the seat's view (strong
+    comparison, RFC 9110 13.1.1) or '*' (412 otherwise), or as the body's ``version`` (409
+    CONFLICT otherwise)."""
+    record = seated.record
+    if "If-Match" in request.headers:
+        tags = request.if_match
+        # The seat's view in any language tags the same version of the game.
+        current = (view_etag(record, seated.seat, lang) for lang in banting.LANGUAGES)
+        if not (tags.star_tag or any(tags.contains(tag) for tag in current)):
+            raise ApiProblem(
+                412,
+                "If-Match names no current view of this seat: the game has moved on since (it "
+                f"is at version {record.version} now). Nothing was changed; fetch it and try "
+                "again.",
+                code="VERSION_MISMATCH",
+            )
+    if version is not None and version != record.version:
+        raise ApiProblem(
+            409,
+            f"This request is for version {version} of the game, which is at version "
+            f"{record.version} now; nothing was changed. Fetch it and try again.",
+            code="CONFLICT",
+        )
+
+
+def _refuse_code(record: GameRecord) -> None:
+    """403 when the server picks this game's round codes (two or more human seats)."""
+    if record.codes_secret:
+        raise ApiProblem(403, CODE_NOT_ALLOWED_DETAIL, code="CODE_NOT_ALLOWED")
+
+
 # --- views --------------------------------------------------------------------------------
 
 
@@ -162,9 +233,43 @@ def _rules(game: banting.Game) -> GameRules:
     return GameRules(**game.rules.to_dict())
 
 
+def view_etag(record: GameRecord, seat: int, language: str) -> str:
+    """The (strong, unquoted) entity tag of ``seat``'s view of the game at its version: a
+    seat's view is a function of the game, its version, the seat and the language of its
+    labels (Accept-Language)."""
+    text = f"{record.id}:{record.version}:{seat}:{language}".encode()
+    return hashlib.sha256(text).hexdigest()[:ETAG_HEX_DIGITS]
+
+
+def scored_cards(game: banting.Game) -> list[int]:
+    """Per seat, the cards the scores would use if the round ended now: the result's once
+    over; else the counts when the first seat went out (under last-standing play goes on
+    after that, RULES.md 3.2 'scoring'), or now when no seat is out yet."""
+    if game.result is not None:
+        return list(game.result.cards_left)
+    counts = [HAND_SIZE] * game.players
+    for made in game.history:
+        counts[made.seat] -= len(made.cards)
+        if counts[made.seat] == 0:
+            return counts
+    return list(game.counts)
+
+
+def if_ended_now(game: banting.Game, seat: int) -> int:
+    """What ``seat`` would score if another seat went out now (seed 003: «Sisa 13 · kalau
+    selesai sekarang −39»): minus its cards × their tier multiplier; 0 with no cards."""
+    cards = scored_cards(game)[seat]
+    if cards == 0:
+        return 0
+    # A two-seat round where the other seat is out prices exactly this seat's cards, with
+    # the engine's own tiers.
+    return banting.score([cards, 0], game.rules)[0]
+
+
 def view(record: GameRecord, game: banting.Game, seat: int, language: str) -> GameView:
-    """What ``seat`` may see of ``game``: never another seat's cards, nor the round code
-    (which determines every hand) until the round is over. Combo labels in ``language``."""
+    """What ``seat`` may see of ``game``: never another seat's cards, nor, with two or more
+    human seats, the round code (which determines every hand) until the round is over.
+    Combo labels in ``language``."""
     over = game.over
     your_turn = not over and game.turn == seat
     table = None
@@ -176,7 +281,13 @@ def view(record: GameRecord, game: banting.Game, seat: int, language: str) -> Ga
     history = [HistoryEntry(seat=m.seat, **_move_fields(m.combo, language)) for m in game.history]
     # The standard bot plans from this seat's hand, the cards played and the seats' counts
     # only, so its suggestion gives nothing away about the other hands.
-    hint = Hint(**_move_fields(game.hint(seat).combo, language)) if your_turn else None
+    hint = None
+    if your_turn:
+        suggested = game.hint(seat)
+        hint = Hint(
+            **_move_fields(suggested.combo, language),
+            pass_reasonable=suggested.pass_reasonable,
+        )
     result = None
     if game.result is not None:
         r = game.result
@@ -186,6 +297,7 @@ def view(record: GameRecord, game: banting.Game, seat: int, language: str) -> Ga
             scores=list(r.scores),
             finishing_order=list(r.finishing_order),
             dragon=r.dragon,
+            lines=[ScoreLine(**line) for line in r.lines],
         )
     return GameView(
         id=record.id,
@@ -193,19 +305,22 @@ def view(record: GameRecord, game: banting.Game, seat: int, language: str) -> Ga
         players=record.players,
         version=record.version,
         round=game.round,
-        code=game.code if over else None,
+        code=game.code if over or not record.codes_secret else None,
         hand=format_cards(game.hand(seat)),
         counts=list(game.counts),
         table=table,
         turn=game.turn,
         leader=game.leader,
         passed=list(game.passed),
+        one_card=[s for s, count in enumerate(game.counts) if count == 1],
         first_play=game.first_play,
+        twos_demoted=game.twos_demoted,
         your_turn=your_turn,
         can_pass=game.can_pass(seat),
         legal_count=len(game.legal_plays(seat)) if your_turn else 0,
         hint=hint,
         history=history,
+        if_ended_now=if_ended_now(game, seat),
         totals=list(game.totals),
         over=over,
         result=result,
@@ -215,6 +330,18 @@ def view(record: GameRecord, game: banting.Game, seat: int, language: str) -> Ga
         created_at=record.created_at,
         updated_at=record.updated_at,
     )
+
+
+def _answer(record: GameRecord, game: banting.Game, seat: int, language: str) -> GameView:
+    """The seat's view as a route's answer, with the view's ETag."""
+    tag = view_etag(record, seat, language)
+
+    @after_this_request
+    def add_etag(response: Response) -> Response:
+        response.set_etag(tag)
+        return response
+
+    return view(record, game, seat, language)
 
 
 def _save(record: GameRecord, game: banting.Game) -> None:
@@ -248,7 +375,7 @@ def _bot_seats(body: CreateGameRequest, players: int, errors: FieldErrors) -> di
     request_model=CreateGameRequest,
     response_model=GameCreated,
     status=201,
-    problems=(503,),
+    problems=(403, 503),
     summary="Start a Banting match",
     example={"players": 4, "bots": {"1": "standard", "2": "standard", "3": "standard"}},
 )
@@ -256,9 +383,11 @@ def create_game(body: CreateGameRequest) -> GameCreated:
     """Deal the first round of a new match and let the bots move up to the first human turn.
 
     Seats named in 'bots' are played by the server at that level; every other seat is human
-    and gets a secret token, returned only in this response. The round code is returned
-    too (the creator could have chosen it anyway); the seats' views withhold it until the
-    round is over. The Location header is the game's URL.
+    and gets a secret token, returned only in this response. With one human seat the player
+    may choose the round code and gets it here (to share the round); with two or more the
+    server picks every code and shows it only once its round is over, so 'code' here is
+    null and sending one is refused (403 CODE_NOT_ALLOWED): a seat that knew the code would
+    know every hand. The Location header is the game's URL.
     """
     errors = FieldErrors()
     rules = read_rules(banting.Rules.from_dict, body.rules, errors)
@@ -274,9 +403,11 @@ def create_game(body: CreateGameRequest) -> GameCreated:
     bots = _bot_seats(body, players, errors)
     errors.raise_if_any()
     assert rules is not None
+    humans = [seat for seat in range(players) if seat not in bots]
+    if body.code is not None and codes_secret(len(humans)):
+        raise ApiProblem(403, CODE_NOT_ALLOWED_DETAIL, code="CODE_NOT_ALLOWED")
 
     game = engine(lambda: banting.Game(rules=rules, players=players, code=body.code), "code")
-    humans = [seat for seat in range(players) if seat not in bots]
     tokens = {seat: new_token() for seat in humans}
     record = GameRecord(
         id=new_game_id(),
@@ -299,7 +430,7 @@ def create_game(body: CreateGameRequest) -> GameCreated:
 
     return GameCreated(
         id=record.id,
-        code=record.rounds[0].code,
+        code=None if record.codes_secret else record.rounds[0].code,
         players=players,
         round=1,
         humans=humans,
@@ -315,15 +446,21 @@ def create_game(body: CreateGameRequest) -> GameCreated:
     summary="A seat's view of a match",
     problems=_GAME_PROBLEMS,
     bearer_auth=True,
+    response_headers=_ETAG_HEADER,
 )
 def game(game_id: str) -> GameView:
-    """The match as the token's seat sees it: its own hand, every seat's card count, the
-    table, whose turn it is, this round's moves, the totals, and the result once the round
-    is over (with the round code, which is withheld until then). On this seat's turn also
-    the number of legal plays, whether it may pass, and the standard bot's suggestion.
-    Combo labels follow Accept-Language ('id': Indonesian)."""
+    """The match as the token's seat sees it: its own hand, every seat's card count and who
+    holds one card, the table, who leads, whose turn it is, what the seat would score if
+    the round ended now, this round's moves, the totals, and once the round is over the
+    result with each seat's line. On this seat's turn also the number of legal plays,
+    whether it may pass, and the standard bot's suggestion. The round code: with one human
+    seat always; with two or more only once the round is over.
+
+    The ETag header tags this view (the game's version, for this seat); send it back as
+    If-Match with a move or a next round so that a retried request is never applied twice.
+    """
     seated = _seated()
-    return view(seated.record, replay(seated.record), seated.seat, message_language())
+    return _answer(seated.record, replay(seated.record), seated.seat, message_language())
 
 
 @bp.json_post(
@@ -332,8 +469,10 @@ def game(game_id: str) -> GameView:
     response_model=GameView,
     summary="Play cards or pass",
     example={"play": "pass"},
-    problems=(*_GAME_PROBLEMS, 409),
+    problems=_CHANGE_PROBLEMS,
     bearer_auth=True,
+    request_headers=(_IF_MATCH_HEADER,),
+    response_headers=_ETAG_HEADER,
 )
 def move(body: MoveRequest, game_id: str) -> GameView:
     """Make the token's seat's move, then let the bots move up to the next human turn or the
@@ -344,6 +483,11 @@ def move(body: MoveRequest, game_id: str) -> GameView:
     MUST_INCLUDE_LOWEST, ...), NOT_YOUR_TURN, ROUND_OVER, or CONFLICT when another request
     changed the game while this one was being made (fetch the game and try again). Nothing
     changes on a 409. Unknown or repeated cards are a 422.
+
+    The move may name the version of the game it was chosen on, as If-Match (the view's
+    ETag) or as 'version' in the body: when the game has moved on since, it is refused
+    (412 VERSION_MISMATCH, or 409 CONFLICT for the body's) and nothing changes, so a move
+    retried after a lost answer is never made twice.
     """
     seated = _seated()
     record, seat = seated.record, seated.seat
@@ -354,6 +498,7 @@ def move(body: MoveRequest, game_id: str) -> GameView:
             raise refuse("play", f"Expected 0 to {DECK_SIZE} cards, got {len(body.play)}.")
         play = card_ids(body.play, "play", errors)
         errors.raise_if_any()
+    _check_versions(seated, body.version)
     language = message_language()
 
     game = replay(record)
@@ -363,7 +508,7 @@ def move(body: MoveRequest, game_id: str) -> GameView:
     record.record(game.move(seat, play))
     play_bots(record, game)
     _save(record, game)
-    return view(record, game, seat, language)
+    return _answer(record, game, seat, language)
 
 
 @bp.json_post(
@@ -372,15 +517,23 @@ def move(body: MoveRequest, game_id: str) -> GameView:
     response_model=GameView,
     summary="Deal the next round of a match",
     example={"code": "B4K7M2Q9XZ1"},
-    problems=(*_GAME_PROBLEMS, 409),
+    problems=_CHANGE_PROBLEMS,
     body_required=False,
     bearer_auth=True,
+    request_headers=(_IF_MATCH_HEADER,),
+    response_headers=_ETAG_HEADER,
 )
 def next_round(body: NextRoundRequest, game_id: str) -> GameView:
     """Once the round is over, deal the next one (the body is optional: a 'code' to deal, else
     a fresh one) and let the bots move up to the first human turn; the totals carry over.
     Who leads follows the rules' first_lead: the lowest card, or under previous-winner the
-    last round's winner with any combo. 409 ROUND_NOT_OVER while the round runs."""
+    last round's winner with any combo. 409 ROUND_NOT_OVER while the round runs.
+
+    A 'code' only in a game with one human seat: with two or more the server picks every
+    code (403 CODE_NOT_ALLOWED). The request may name the version of the game it was made
+    from (If-Match with the view's ETag, or 'version' in the body): once the game has moved
+    on it is refused (412 VERSION_MISMATCH, or 409 CONFLICT) and nothing changes, so a
+    retried request never deals two rounds."""
     seated = _seated()
     language = message_language()
     record, seat = seated.record, seated.seat
@@ -391,6 +544,9 @@ def next_round(body: NextRoundRequest, game_id: str) -> GameView:
             raise refuse(
                 "code", f"The code deals {code_players} players; this game has {record.players}."
             )
+    _check_versions(seated, body.version)
+    if code is not None:
+        _refuse_code(record)
     game = replay(record)
     if not game.over:
         raise ApiProblem(
@@ -403,4 +559,4 @@ def next_round(body: NextRoundRequest, game_id: str) -> GameView:
     record.rounds.append(RoundRecord(game.code))
     play_bots(record, game)
     _save(record, game)
-    return view(record, game, seat, language)
+    return _answer(record, game, seat, language)

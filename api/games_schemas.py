@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from capsa_fast import banting
 from pydantic import Field
 
-from api.banting_schemas import COMBO_KINDS, BantingSettings, Play, Rules
+from api.banting_schemas import COMBO_KINDS, BantingSettings, Play, Rules, ScoreLine
 from api.schemas import Card, RequestModel, ResponseModel
 
 MIN_PLAYERS = 2
@@ -47,6 +47,17 @@ BotLevels = Annotated[
         examples=[{"1": "standard", "2": "beginner", "3": "beginner"}],
     ),
 ]
+GameVersion = Annotated[
+    int,
+    Field(
+        ge=1,
+        description=(
+            "The game's version this request applies to (a view's 'version'); when the game "
+            "is at another version the request is refused with 409 CONFLICT and changes "
+            "nothing, so a retried request is never applied twice. Omitted: not checked."
+        ),
+    ),
+]
 Kind = Annotated[str, Field(json_schema_extra={"enum": list(COMBO_KINDS)})]
 PlayOrPass = Annotated[
     list[Card] | Literal["pass"],
@@ -60,7 +71,12 @@ PlayOrPass = Annotated[
 class CreateGameRequest(RequestModel):
     rules: Rules
     code: RoundCode | None = Field(
-        default=None, description="The first round's code; omitted: a fresh random deal."
+        default=None,
+        description=(
+            "The first round's code; omitted: a fresh random deal. Only for a game with one "
+            "human seat: with two or more, the server picks every code (403 "
+            "CODE_NOT_ALLOWED)."
+        ),
     )
     players: int | None = Field(
         default=None,
@@ -76,12 +92,19 @@ class CreateGameRequest(RequestModel):
 
 class MoveRequest(RequestModel):
     play: Play
+    version: GameVersion | None = None
 
 
 class NextRoundRequest(RequestModel):
     code: RoundCode | None = Field(
-        default=None, description="The next round's code; omitted: a fresh random deal."
+        default=None,
+        description=(
+            "The next round's code; omitted: a fresh random deal. Only in a game with one "
+            "human seat: with two or more, the server picks every code (403 "
+            "CODE_NOT_ALLOWED)."
+        ),
     )
+    version: GameVersion | None = None
 
 
 # --- responses ----------------------------------------------------------------------------
@@ -98,10 +121,11 @@ class GameRules(BantingSettings):
 
 class GameCreated(ResponseModel):
     id: str = Field(description="The game's id, for the URLs of the other game routes.")
-    code: str = Field(
+    code: str | None = Field(
         description=(
-            "The first round's code. Given to the creator here (whoever creates a game can "
-            "choose the code anyway); seat views show it only once the round is over."
+            "The first round's code when the game has one human seat (who may choose it and "
+            "share it); null with two or more human seats, whose views show each round's "
+            "code only once that round is over (it determines every hand)."
         )
     )
     players: int
@@ -135,9 +159,14 @@ class HistoryEntry(ResponseModel):
 
 
 class Hint(ResponseModel):
-    play: PlayOrPass
+    play: PlayOrPass = Field(
+        description="Cards to play; 'pass' only when the seat has no legal play (seed 003)."
+    )
     kind: Kind | None
     label: str | None
+    pass_reasonable: bool = Field(
+        description="The standard bot would rather pass here; the hint still names its best play."
+    )
 
 
 class RoundResult(ResponseModel):
@@ -153,6 +182,13 @@ class RoundResult(ResponseModel):
         description="Seats in the order they went out (first-out: just the winner)."
     )
     dragon: bool = Field(description="The round ended at the deal: the winner held all 13 ranks.")
+    lines: list[ScoreLine] = Field(
+        description=(
+            "Per seat, how its points come about: a loser's cards left × its tier multiplier "
+            "= the points it pays (negative); the winner's line (multiplier 0) holds its "
+            "total, the sum of what the losers pay."
+        )
+    )
 
 
 class GameView(ResponseModel):
@@ -165,8 +201,9 @@ class GameView(ResponseModel):
     round: int = Field(description="1-based round number within the match.")
     code: str | None = Field(
         description=(
-            "The round's code, once the round is over (it determines every hand, so it is "
-            "withheld while the round runs); null before."
+            "The round's code. With two or more human seats only once the round is over (it "
+            "determines every hand, so it is withheld while the round runs; null before); "
+            "with one human seat always, so the player can share the round."
         )
     )
     hand: list[Card] = Field(description="This seat's cards, low to high in Big Two order.")
@@ -175,8 +212,15 @@ class GameView(ResponseModel):
     turn: int | None = Field(description="The seat to move; null once the round is over.")
     leader: int | None = Field(description="The seat that led the current trick.")
     passed: list[int] = Field(description="Seats that passed since the current trick began.")
+    one_card: list[int] = Field(description="The seats holding exactly one card, in seat order.")
     first_play: bool = Field(
         description="The next play opens the round and must hold the lowest dealt card."
+    )
+    twos_demoted: bool = Field(
+        description=(
+            "Under two_demotion: a four of a kind played this round has made the 2s the "
+            "lowest singles (seed 000). Always false without the setting."
+        )
     )
     your_turn: bool
     can_pass: bool = Field(description="It is this seat's turn and there is a table to pass on.")
@@ -184,9 +228,22 @@ class GameView(ResponseModel):
         description="Number of legal plays this seat has now (passing excluded); 0 off turn."
     )
     hint: Hint | None = Field(
-        description="The move the standard bot would make in this seat's place; null off turn."
+        description=(
+            "A play for this seat (seed 003 «Petunjuk»): the standard bot's move, never a "
+            "pass while the seat has a legal play; null off turn."
+        )
     )
     history: list[HistoryEntry] = Field(description="This round's moves, in order.")
+    if_ended_now: int = Field(
+        description=(
+            "What this seat would score if the round ended now with another seat out: minus "
+            "its cards left × the tier multiplier for that many (seed 003: 'Sisa 13 · kalau "
+            "selesai sekarang −39'). The cards counted are those the scores use: under "
+            "last-standing, once a seat is out, the ones held then. 0 for a seat with none "
+            "counted (a winner's gain is in 'result'). Once the round is over, the same from "
+            "the result's cards_left."
+        )
+    )
     totals: list[int] = Field(description="Points per seat over the finished rounds.")
     over: bool
     result: RoundResult | None = Field(description="Once the round is over; null before.")

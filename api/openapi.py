@@ -88,15 +88,18 @@ def build_openapi(app: Flask, *, title: str, version: str) -> dict[str, Any]:
             success_schema: dict[str, Any] = {"type": "object"}
         else:
             success_schema = refs[(op.response_model, "serialization")]
+        success: dict[str, Any] = {
+            "description": status_title(op.status),
+            "content": {"application/json": {"schema": success_schema}},
+        }
+        if op.response_headers:
+            success["headers"] = {name: dict(spec) for name, spec in op.response_headers.items()}
         operation: dict[str, Any] = {
             "tags": [bp.tag],
             "operationId": rule.endpoint.replace(".", "_"),
             "summary": op.summary,
             "responses": {
-                str(op.status): {
-                    "description": status_title(op.status),
-                    "content": {"application/json": {"schema": success_schema}},
-                },
+                str(op.status): success,
                 **{
                     str(status): {"$ref": f"#/components/responses/{_response_name(status)}"}
                     for status in sorted(problems)
@@ -114,11 +117,13 @@ def build_openapi(app: Flask, *, title: str, version: str) -> dict[str, Any]:
                 "required": op.body_required,
                 "content": {"application/json": media},
             }
-        if rule.arguments:
-            operation["parameters"] = [
-                {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
-                for name in sorted(rule.arguments)
-            ]
+        parameters: list[dict[str, Any]] = [
+            {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+            for name in sorted(rule.arguments)
+        ]
+        parameters += [{**header, "in": "header"} for header in op.request_headers]
+        if parameters:
+            operation["parameters"] = parameters
         if op.bearer_auth:
             operation["security"] = [{BEARER_SCHEME: []}]
         paths.setdefault(path, {})[op.method] = operation

@@ -43,6 +43,10 @@ class Operation:
     body_required: bool = True
     bearer_auth: bool = False  # the route takes `Authorization: Bearer <token>`
     example: Mapping[str, Any] | None = None  # a request body the route accepts
+    # OpenAPI parameter objects of the request headers the route reads (e.g. If-Match).
+    request_headers: tuple[Mapping[str, Any], ...] = ()
+    # OpenAPI header objects, by name, that every success carries (e.g. ETag).
+    response_headers: Mapping[str, Mapping[str, Any]] | None = None
 
 
 class ModelBlueprint(Blueprint):
@@ -65,12 +69,15 @@ class ModelBlueprint(Blueprint):
         body_required: bool = True,
         bearer_auth: bool = False,
         example: Mapping[str, Any] | None = None,
+        request_headers: tuple[Mapping[str, Any], ...] = (),
+        response_headers: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> Callable[[Callable[..., ResponseT]], Callable[..., ResponseT]]:
         """Register a POST route; the handler receives the validated request model, then the
         rule's variables as keyword arguments. ``problems``: statuses the route answers
         besides those of any body; ``body_required=False``: an empty body reads as ``{}``;
         ``example``: a body the route accepts, shown in the document (and sent by the
-        contract tests)."""
+        contract tests); ``request_headers`` and ``response_headers``: headers the route
+        reads and every success carries, for the document (the handler deals with them)."""
 
         def decorator(handler: Callable[..., ResponseT]) -> Callable[..., ResponseT]:
             @functools.wraps(handler)
@@ -94,6 +101,8 @@ class ModelBlueprint(Blueprint):
                     body_required=body_required,
                     bearer_auth=bearer_auth,
                     example=example,
+                    request_headers=request_headers,
+                    response_headers=response_headers,
                 ),
             )
             return handler
@@ -108,8 +117,10 @@ class ModelBlueprint(Blueprint):
         summary: str,
         problems: tuple[int, ...] = (),
         bearer_auth: bool = False,
+        response_headers: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> Callable[[Callable[..., ResponseT]], Callable[..., ResponseT]]:
-        """Register a GET route without a body; the handler receives the rule's variables."""
+        """Register a GET route without a body; the handler receives the rule's variables.
+        ``response_headers``: as for :meth:`json_post`."""
 
         def decorator(handler: Callable[..., ResponseT]) -> Callable[..., ResponseT]:
             @functools.wraps(handler)
@@ -129,6 +140,7 @@ class ModelBlueprint(Blueprint):
                     response_model=response_model,
                     problems=tuple(sorted(problems)),
                     bearer_auth=bearer_auth,
+                    response_headers=response_headers,
                 ),
             )
             return handler

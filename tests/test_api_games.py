@@ -3,12 +3,15 @@
 Each test gets its own SQLite file under ``tmp_path``. The human seats choose their moves
 with the package itself (``banting.legal_plays`` on what the view shows), and finished
 rounds are checked by replaying the view's history through a local ``banting.Game`` dealt
-from the round code the view reveals once the round is over.
+from the round code (the one a one-human game was created with, or the one the view
+reveals once the round is over; a test that must know a secret code sooner reads it from
+the store).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sqlite3
 import threading
@@ -17,14 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from capsa_fast import banting, format_cards
+from capsa_fast import banting, format_cards, parse_cards
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 
-from api import create_app
+from api import access_log, create_app
+from api.access_log import JsonFormatter
 from api.game_store import GameRecord, GameStore, RoundRecord, hash_token, replay
-from api.games import CONFLICT_DETAIL
+from api.games import CODE_NOT_ALLOWED_DETAIL, CONFLICT_DETAIL
 from tests.api_helpers import all_refs, assert_problem, field_errors, json_bodies, resolve_ref
 
 GAMES_DB_ENV = "CAPSA_FAST_GAMES_DB"
@@ -32,6 +36,7 @@ GAMES_DB_ENV = "CAPSA_FAST_GAMES_DB"
 GAMES = "/v1/banting/games"
 THREE_BOTS = {"1": "standard", "2": "beginner", "3": "random"}
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
+STRONG_ETAG = re.compile(r'"[0-9a-f]{20}"')
 # 401, 403, 404 for every route of one game; 409 for those that change it.
 GAME_ROUTES = [
     ("get", "/v1/banting/games/{game_id}"),
@@ -88,6 +93,14 @@ def move(client: FlaskClient, game_id: str, token: str, play: Any) -> dict[str, 
     return response.get_json()
 
 
+def stored_code(db_path: Path, game_id: str) -> str:
+    """The current round's code as the server keeps it, for a test that must know a code
+    the seats are not shown yet."""
+    record = GameStore(db_path).load(game_id)
+    assert record is not None
+    return record.rounds[-1].code
+
+
 def settings_of(view: dict[str, Any]) -> dict[str, Any]:
     """The view's rules, which Rules.from_dict reads back as they are."""
     return dict(view["rules"])
@@ -102,6 +115,7 @@ def legal_moves(view: dict[str, Any]) -> list[Any]:
         rules=settings_of(view),
         first_play=view["first_play"],
         passed=view["seat"] in view["passed"],
+        twos_demoted=view["twos_demoted"],
     )
     moves: list[Any] = [format_cards(list(combo.cards)) for combo in plays]
     return [*moves, "pass"] if table is not None else moves
@@ -114,6 +128,8 @@ def choose(view: dict[str, Any]) -> Any:
     assert view["can_pass"] == ("pass" in legal)
     hint = view["hint"]["play"]
     assert hint == "pass" or sorted(hint) in [sorted(m) for m in legal if m != "pass"], hint
+    # Seed 003: «Petunjuk» picks cards that can be played; a pass only when nothing can be.
+    assert (hint == "pass") == (view["legal_count"] == 0), view["hint"]
     return hint
 
 
@@ -159,10 +175,14 @@ def local_round(view: dict[str, Any], code: str) -> banting.Game:
 
 
 def assert_private(response_text: str, view: dict[str, Any], code: str) -> None:
-    """No card of another seat's hand and no round code anywhere in a running round's view."""
+    """No card of another seat's hand anywhere in a running round's view, nor, with two or
+    more human seats, the round code (a single human seat is shown its code)."""
     assert not view["over"]
-    assert view["code"] is None
-    assert code not in response_text
+    if len(view["humans"]) == 1:
+        assert view["code"] == code
+    else:
+        assert view["code"] is None
+        assert code not in response_text.upper()
     game = local_round(view, code)
     assert format_cards(game.hand(view["seat"])) == view["hand"]
     hidden = {
@@ -199,10 +219,44 @@ def play_round(
             assert mine["play"] == "pass"
         else:
             assert sorted(mine["play"]) == sorted(play)
+        assert STRONG_ETAG.fullmatch(response.headers["ETag"])
+        assert_markers(new)
         if not new["over"]:
             assert_private(response.get_data(as_text=True), new, code)
         view = new
     raise AssertionError("the round did not end")
+
+
+def trick_leader(view: dict[str, Any]) -> int:
+    """Who leads the current trick, from the history alone (while no seat is out, as in a
+    first-out round): the seat of the trick's first move; a trick ends once every other
+    seat has passed after the last play, and then the seat to move leads."""
+    leader, passes, new_trick = view["turn"], 0, True
+    for entry in view["history"]:
+        if new_trick:
+            leader, new_trick = entry["seat"], False
+        if entry["play"] != "pass":
+            passes = 0
+            continue
+        passes += 1
+        if passes == view["players"] - 1:
+            passes, new_trick = 0, True
+    return view["turn"] if new_trick else leader
+
+
+def assert_markers(view: dict[str, Any]) -> None:
+    """Seed 003 markers: «who leads the trick, who has one card left» and the info line
+    «Sisa N · kalau selesai sekarang −X» (cards left × tier multiplier, negated)."""
+    counts, seat = view["counts"], view["seat"]
+    assert view["one_card"] == [s for s, count in enumerate(counts) if count == 1]
+    if view["over"]:
+        return
+    if view["rules"]["ending"] == "first-out":
+        assert view["leader"] == trick_leader(view)
+    if 0 not in counts:  # nobody is out yet: the counts are what the scores would use
+        left = counts[seat]
+        multiplier = tier_multiplier(left, view["rules"]["scoring"])
+        assert view["if_ended_now"] == -left * multiplier
 
 
 def assert_finished(view: dict[str, Any], code: str) -> None:
@@ -219,8 +273,36 @@ def assert_finished(view: dict[str, Any], code: str) -> None:
         "scores": list(game.result.scores),
         "finishing_order": list(game.result.finishing_order),
         "dragon": game.result.dragon,
+        "lines": game.result.lines,
     }
     assert view["counts"] == list(game.counts)
+    assert_result_lines(view)
+
+
+def tier_multiplier(cards: int, scoring: list[list[int]]) -> int:
+    """RULES.md 3.2 'scoring': the multiplier of the highest tier whose threshold is at most
+    ``cards`` (0 cards: the winner, who pays nothing)."""
+    reached = [multiplier for threshold, multiplier in scoring if threshold <= cards]
+    return reached[-1] if cards and reached else 0
+
+
+def assert_result_lines(view: dict[str, Any]) -> None:
+    """Seed 003's result card: «each loser's line (cards left × multiplier = points) and the
+    winner's total» (WEB.md), and the seat's «kalau selesai sekarang» agrees with it."""
+    result, scoring = view["result"], view["rules"]["scoring"]
+    winner, lines = result["winner"], result["lines"]
+    assert len(lines) == view["players"]
+    for seat, line in enumerate(lines):
+        assert line["cards_left"] == result["cards_left"][seat]
+        assert line["points"] == result["scores"][seat]
+        if seat != winner:
+            assert line["multiplier"] == tier_multiplier(line["cards_left"], scoring)
+            assert line["points"] == -line["cards_left"] * line["multiplier"]
+    assert lines[winner]["cards_left"] == 0 and lines[winner]["multiplier"] == 0
+    paid = [line["points"] for seat, line in enumerate(lines) if seat != winner]
+    assert lines[winner]["points"] == -sum(paid)
+    mine = lines[view["seat"]]
+    assert view["if_ended_now"] == (0 if view["seat"] == winner else mine["points"])
 
 
 # --- a whole round --------------------------------------------------------------------------
@@ -229,7 +311,7 @@ def assert_finished(view: dict[str, Any], code: str) -> None:
 def test_full_round_one_human_three_bots(client: FlaskClient) -> None:
     code = code_where_seat_leads(0)
     created = create(client, code=code, bots=THREE_BOTS)
-    assert created["code"] == code  # the creator gets the code (see GameCreated.code)
+    assert created["code"] == code  # a single human seat gets its code (GameCreated.code)
     assert created["players"] == 4 and created["round"] == 1
     assert created["humans"] == [0] and created["bots"] == THREE_BOTS
     assert list(created["tokens"]) == ["0"]
@@ -274,10 +356,10 @@ def test_round_code_is_fresh_when_not_given(client: FlaskClient) -> None:
 
 def test_players_from_the_code(client: FlaskClient) -> None:
     code = banting.make_code(3, 12345)
-    created = create(client, code=code.lower(), bots={"2": "standard"})
-    assert created["players"] == 3 and created["code"] == code and created["humans"] == [0, 1]
-    view = get_view(client, created["id"], created["tokens"]["1"])
-    assert len(view["counts"]) == 3 and len(view["totals"]) == 3
+    created = create(client, code=code.lower(), bots={"1": "standard", "2": "random"})
+    assert created["players"] == 3 and created["code"] == code and created["humans"] == [0]
+    view = get_view(client, created["id"], created["tokens"]["0"])
+    assert len(view["counts"]) == 3 and len(view["totals"]) == 3 and view["code"] == code
 
 
 # --- the match goes on: restarts and rounds -----------------------------------------------
@@ -387,10 +469,11 @@ def test_previous_winner_leads_the_next_round(client: FlaskClient) -> None:
 # --- tokens and privacy -------------------------------------------------------------------
 
 
-def test_two_humans_each_see_only_their_own_hand(client: FlaskClient) -> None:
-    code = code_where_seat_leads(1, players=2)
-    created = create(client, code=code, players=2)
+def test_two_humans_each_see_only_their_own_hand(client: FlaskClient, db_path: Path) -> None:
+    created = create(client, players=2)
     assert created["humans"] == [0, 1] and created["bots"] == {}
+    assert created["code"] is None  # two human seats: the server keeps the code
+    code = stored_code(db_path, created["id"])
     tokens = created["tokens"]
     assert set(tokens) == {"0", "1"} and tokens["0"] != tokens["1"]
     views = [get_view(client, created["id"], tokens[str(seat)]) for seat in (0, 1)]
@@ -399,23 +482,25 @@ def test_two_humans_each_see_only_their_own_hand(client: FlaskClient) -> None:
     for seat in (0, 1):
         response = client.get(f"{GAMES}/{created['id']}", headers=bearer(tokens[str(seat)]))
         assert_private(response.get_data(as_text=True), response.get_json(), code)
-    assert views[1]["your_turn"] and not views[0]["your_turn"]
-    assert views[0]["hint"] is None and views[0]["legal_count"] == 0
-    assert views[0]["can_pass"] is False
+    opener = views[0]["turn"]
+    waiting = 1 - opener
+    assert views[opener]["your_turn"] and not views[waiting]["your_turn"]
+    assert views[waiting]["hint"] is None and views[waiting]["legal_count"] == 0
+    assert views[waiting]["can_pass"] is False
 
-    # Seat 0 moves out of turn: refused, nothing changes.
+    # The waiting seat moves out of turn: refused, nothing changes.
     problem = assert_problem(
-        post_move(client, created["id"], tokens["0"], [views[0]["hand"][0]]), 409
+        post_move(client, created["id"], tokens[str(waiting)], [views[waiting]["hand"][0]]), 409
     )
     assert problem["code"] == "NOT_YOUR_TURN"
-    assert get_view(client, created["id"], tokens["0"]) == views[0]
+    assert get_view(client, created["id"], tokens[str(waiting)]) == views[waiting]
 
-    # Seat 1 opens; then it is seat 0's turn and seat 1's move is the one out of turn.
-    after = move(client, created["id"], tokens["1"], choose(views[1]))
-    assert after["turn"] == 0 and not after["your_turn"]
-    problem = assert_problem(post_move(client, created["id"], tokens["1"], "pass"), 409)
+    # The opener plays; then it is the other seat's turn and the opener's move is out of turn.
+    after = move(client, created["id"], tokens[str(opener)], choose(views[opener]))
+    assert after["turn"] == waiting and not after["your_turn"]
+    problem = assert_problem(post_move(client, created["id"], tokens[str(opener)], "pass"), 409)
     assert problem["code"] == "NOT_YOUR_TURN"
-    assert get_view(client, created["id"], tokens["0"])["your_turn"]
+    assert get_view(client, created["id"], tokens[str(waiting)])["your_turn"]
 
 
 def test_missing_token_is_401(client: FlaskClient) -> None:
@@ -478,7 +563,9 @@ def test_tokens_are_stored_as_hashes(client: FlaskClient, db_path: Path) -> None
     }
     for token in created["tokens"].values():
         assert token not in hashes
-    assert json.loads(rounds)[0]["code"] == created["code"]
+    # Two human seats: the server picked the code, kept, and not given to the creator.
+    code = json.loads(rounds)[0]["code"]
+    assert banting.parse_code(code)[0] == 3 and created["code"] is None
 
 
 # --- refused moves ------------------------------------------------------------------------
@@ -629,6 +716,548 @@ def test_a_move_that_loses_the_race_is_409_conflict(
     after = get_view(client, game_id, token)
     assert after == other.get_json() and after["version"] == 2
     assert sorted(after["history"][0]["play"]) == sorted(theirs)
+
+
+# --- what a seat sees (issue 11, item 5) ----------------------------------------------------
+
+
+def test_if_ended_now_seed_003(client: FlaskClient) -> None:
+    """Seed 003: «Sisa 13 · kalau selesai sekarang −39»: 13 cards left, × 3 (the 13-card
+    tier of the default scoring), negated; every later view agrees with the counts."""
+    code = code_where_seat_leads(0)
+    created = create(client, code=code, bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = get_view(client, game_id, token)
+    assert len(view["hand"]) == view["counts"][0] == 13
+    assert view["if_ended_now"] == -39
+    view = play_round(client, game_id, token, code, view)  # checks each view's markers
+    assert_finished(view, code)
+
+
+def test_if_ended_now_follows_the_rules_tiers(client: FlaskClient) -> None:
+    rules = {"scoring": [[1, 2], [8, 5]]}
+    code = code_where_seat_leads(0, rules=rules)
+    created = create(client, code=code, bots=THREE_BOTS, rules=rules)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = get_view(client, game_id, token)
+    assert view["rules"]["scoring"] == [[1, 2], [8, 5]]
+    assert view["if_ended_now"] == -13 * 5
+    seen = {view["if_ended_now"]}
+    while not view["over"]:
+        view = move(client, game_id, token, choose(view))
+        assert_markers(view)
+        seen.add(view["if_ended_now"])
+    assert_finished(view, code)
+    assert len(seen) > 2  # the number moved with the cards played
+
+
+def test_if_ended_now_under_last_standing_uses_the_cards_at_the_first_out(
+    client: FlaskClient,
+) -> None:
+    """RULES.md 3.2: under last-standing the scores use the cards held when the first seat
+    went out, so from then on «kalau selesai sekarang» is already the seat's final score."""
+    rules = {"ending": "last-standing"}
+    bots = {"1": "standard", "2": "standard", "3": "standard"}
+    after_first_out: list[dict[str, Any]] = []
+    for seed in range(1, 40):
+        code = banting.make_code(4, seed)
+        created = create(client, code=code, bots=bots, rules=rules)
+        game_id, token = created["id"], created["tokens"]["0"]
+        view = get_view(client, game_id, token)
+        views = [view]
+        while not view["over"]:
+            view = move(client, game_id, token, choose(view))
+            assert_markers(view)
+            views.append(view)
+        assert_finished(view, code)
+        after_first_out = [v for v in views if not v["over"] and 0 in v["counts"]]
+        if after_first_out:
+            break
+    assert after_first_out, "no round where seat 0 still played after a seat went out"
+    final = view["result"]["scores"][0]
+    assert view["result"]["winner"] != 0 and final < 0
+    for running in after_first_out:
+        assert running["if_ended_now"] == final
+        # ... though seat 0 has played cards since: its count now would give another number.
+        assert running["counts"][0] <= view["result"]["cards_left"][0]
+    assert after_first_out[-1]["counts"][0] < view["result"]["cards_left"][0]
+
+
+def test_one_card_and_leader_markers(client: FlaskClient) -> None:
+    """Seed 003: each seat shows «markers for who leads the trick, who has one card left»:
+    the view's `leader` and `one_card`, checked on every view by assert_markers."""
+    one_card_seen: set[int] = set()
+    leaders_seen: set[int] = set()
+    for seed in range(1, 30):
+        code = banting.make_code(4, seed)
+        created = create(client, code=code, bots=THREE_BOTS)
+        game_id, token = created["id"], created["tokens"]["0"]
+        view = get_view(client, game_id, token)
+        assert_markers(view)
+        while not view["over"]:
+            one_card_seen.update(view["one_card"])
+            leaders_seen.add(view["leader"])
+            view = move(client, game_id, token, choose(view))
+            assert_markers(view)
+        one_card_seen.update(view["one_card"])
+        if len(one_card_seen) >= 2 and len(leaders_seen) >= 3:
+            break
+    assert len(one_card_seen) >= 2, one_card_seen  # seats were seen down to one card
+    assert len(leaders_seen) >= 3, leaders_seen
+
+
+def test_result_lines_seed_003(client: FlaskClient) -> None:
+    """Seed 003: «The result card lists each loser's line (cards left × multiplier =
+    points) and the winner's total»; a dragon's losers pay as if they held 13 cards."""
+    code = code_where_seat_leads(0)
+    created = create(client, code=code, bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = play_round(client, game_id, token, code, get_view(client, game_id, token))
+    assert_finished(view, code)  # assert_result_lines checks every line's arithmetic
+    lines = view["result"]["lines"]
+    assert lines == banting.score_lines(view["result"]["cards_left"])
+
+    dragon = next(
+        code
+        for code in (banting.make_code(4, seed) for seed in range(200_000))
+        if banting.Game(code=code).over
+    )
+    created = create(client, code=dragon, bots=THREE_BOTS)
+    view = get_view(client, created["id"], created["tokens"]["0"])
+    assert view["over"] and view["result"]["dragon"]
+    assert_finished(view, dragon)
+    winner = view["result"]["winner"]
+    for seat, line in enumerate(view["result"]["lines"]):
+        if seat != winner:
+            assert line == {"cards_left": 13, "multiplier": 3, "points": -39}
+    assert view["result"]["lines"][winner]["points"] == 39 * 3
+
+
+# --- round codes are secret while they matter (issue 11, item 6; RULES.md 3.3) -------------
+
+
+class Captured(logging.Handler):
+    """Every log record, formatted with its extra fields and any traceback."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.setFormatter(JsonFormatter())
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+@pytest.fixture
+def captured_logs() -> Iterator[Captured]:
+    """Captures the records of every logger: the root's (the app's and werkzeug's reach it)
+    and the access log's (which does not propagate)."""
+    handler = Captured()
+    root, access = logging.getLogger(), logging.getLogger(access_log.LOGGER_NAME)
+    level = root.level
+    root.addHandler(handler)
+    access.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    try:
+        yield handler
+    finally:
+        root.removeHandler(handler)
+        access.removeHandler(handler)
+        root.setLevel(level)
+
+
+def test_two_humans_no_response_or_log_line_holds_the_code_before_the_round_ends(
+    db_path: Path, captured_logs: Captured
+) -> None:
+    """RULES.md 3.3: «in a match with two or more human seats no seat may learn or choose a
+    round's code before that round is over (the server picks the codes)». Every response
+    (status, headers, body) and every log line of a whole round: create, both humans'
+    views and moves, the bots' answers, refused requests; the code shows up only once the
+    round is over, and in no log line at all; tokens only in the create response."""
+    client = create_app({"TESTING": True, "GAMES_DB": str(db_path)}).test_client()
+    exchanges: list[str] = []
+
+    def send(method: str, url: str, token: str | None = None, **kwargs: Any) -> Any:
+        headers = {**kwargs.pop("headers", {}), **(bearer(token) if token else {})}
+        response = client.open(url, method=method, headers=headers, **kwargs)
+        exchanges.append(
+            f"{response.status}\n{response.headers}\n{response.get_data(as_text=True)}"
+        )
+        return response
+
+    response = send("POST", GAMES, json={"bots": {"2": "standard", "3": "beginner"}})
+    assert response.status_code == 201
+    created = response.get_json()
+    assert created["code"] is None and created["humans"] == [0, 1]
+    game_id, tokens = created["id"], [created["tokens"]["0"], created["tokens"]["1"]]
+    url = f"{GAMES}/{game_id}"
+    code = stored_code(db_path, game_id)
+    assert code not in exchanges[0].upper()
+
+    # Asking for the code or choosing one gets nowhere, whatever is sent.
+    problem = assert_problem(send("POST", f"{url}/rounds", tokens[0], json={"code": code}), 403)
+    assert problem == {
+        "type": "about:blank",
+        "title": "Forbidden",
+        "status": 403,
+        "detail": CODE_NOT_ALLOWED_DETAIL,
+        "code": "CODE_NOT_ALLOWED",
+    }
+    assert assert_problem(send("POST", f"{url}/rounds", tokens[1]), 409)["code"] == "ROUND_NOT_OVER"
+
+    ended_at = None
+    for _ in range(200):
+        views = [send("GET", url, token) for token in tokens]
+        for response in views:
+            assert response.get_json()["code"] is None and not response.get_json()["over"]
+        mover = next(seat for seat in (0, 1) if views[seat].get_json()["your_turn"])
+        waiting = 1 - mover
+        view = views[mover].get_json()
+        # Refusals on the way: a move out of turn, an unknown card, and (below) a retry.
+        other = views[waiting].get_json()
+        send("POST", f"{url}/moves", tokens[waiting], json={"play": other["hand"][:1]})
+        send("POST", f"{url}/moves", tokens[mover], json={"play": ["Zz"]})
+        tag = views[mover].headers["ETag"]
+        response = send(
+            "POST",
+            f"{url}/moves",
+            tokens[mover],
+            json={"play": choose(view)},
+            headers={"If-Match": tag},
+        )
+        assert response.status_code == 200
+        retried = send(
+            "POST", f"{url}/moves", tokens[mover], json={"play": "pass"}, headers={"If-Match": tag}
+        )
+        assert assert_problem(retried, 412)["code"] == "VERSION_MISMATCH"
+        if response.get_json()["over"]:
+            ended_at = len(exchanges) - 2
+            break
+    assert ended_at is not None, "the round did not end"
+
+    for text in exchanges[:ended_at]:
+        assert code not in text.upper()
+    assert code in exchanges[ended_at].upper()  # the move that ended the round
+    for token in tokens:
+        view = get_view(client, game_id, token)
+        assert view["over"] and view["code"] == code
+        assert_finished(view, code)
+    for line in captured_logs.lines:
+        assert code not in line.upper()
+        assert not any(token in line for token in tokens)
+    assert any(f'"path":"{url}/moves"' in line for line in captured_logs.lines)
+    for text in exchanges[1:]:
+        assert not any(token in text for token in tokens)
+
+    # The next round: still no code chosen by a seat, a fresh secret one dealt instead.
+    response = send("POST", f"{url}/rounds", tokens[1], json={"code": "B4K7M2Q9XZ1"})
+    assert assert_problem(response, 403)["code"] == "CODE_NOT_ALLOWED"
+    response = send("POST", f"{url}/rounds", tokens[1])
+    assert response.status_code == 200 and response.get_json()["round"] == 2
+    second = stored_code(db_path, game_id)
+    assert second != code
+    if not response.get_json()["over"]:
+        assert response.get_json()["code"] is None
+        assert second not in exchanges[-1].upper()
+        assert all(second not in line.upper() for line in captured_logs.lines)
+
+
+def test_a_game_that_does_not_replay_logs_no_code(
+    client: FlaskClient, db_path: Path, captured_logs: Captured
+) -> None:
+    """A damaged row is a 500 for the client and a traceback for the operator, whose
+    message names the game but not its round code (the engine's message would)."""
+    created = create(client, players=2)
+    store = GameStore(db_path)
+    record = store.load(created["id"])
+    assert record is not None
+    wrong = banting.make_code(3, 4242)  # a 3-player code in a 2-player game
+    record.rounds = [RoundRecord(record.rounds[0].code, [], 0, [1, -1]), RoundRecord(wrong)]
+    assert store.save(record)
+    response = client.get(f"{GAMES}/{created['id']}", headers=bearer(created["tokens"]["0"]))
+    assert_problem(response, 500)
+    logged = "\n".join(captured_logs.lines)
+    assert f"game {created['id']} does not replay" in logged
+    assert "<round code>" in logged
+    assert wrong not in logged.upper()
+    assert wrong not in response.get_data(as_text=True).upper()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"players": 2, "code": "B2000000001"},
+        {"code": "FRIDAY-GAME", "bots": {"3": "standard"}},
+        {"code": banting.make_code(3, 7), "bots": {"2": "standard"}},  # 3 seats from the code
+    ],
+)
+def test_a_code_is_refused_at_create_with_two_humans(
+    client: FlaskClient, db_path: Path, body: dict[str, Any]
+) -> None:
+    """The creator of a game between people cannot choose its code: they would know every
+    hand (RULES.md 3.3). Nothing is created."""
+    create(client, bots=THREE_BOTS)  # one game in the store
+    problem = assert_problem(client.post(GAMES, json=body), 403)
+    assert problem["code"] == "CODE_NOT_ALLOWED" and problem["detail"] == CODE_NOT_ALLOWED_DETAIL
+    conn = sqlite3.connect(db_path)
+    try:
+        assert conn.execute("SELECT COUNT(*) FROM banting_games").fetchone() == (1,)
+    finally:
+        conn.close()
+    # A bad code is still a 422 on its field first, like any other bad field.
+    errors = field_errors(client.post(GAMES, json={**body, "code": "no pe"}))
+    assert list(errors) == ["code"]
+    # Without the code the same game starts, with a code the server picked and kept.
+    created = create(client, **{key: value for key, value in body.items() if key != "code"})
+    assert created["code"] is None and len(created["humans"]) >= 2
+    assert banting.parse_code(stored_code(db_path, created["id"]))[0] == created["players"]
+
+
+def test_one_human_sees_and_chooses_the_code_salin_link_ronde(client: FlaskClient) -> None:
+    """RULES.md 3.3 / seed 003: with a single human seat the code may be shown during the
+    round («Salin link ronde» copies a link that deals the same cards to whoever opens it)
+    and the player may pick it."""
+    first = create(client, bots=THREE_BOTS)
+    assert first["code"] is not None
+    view = get_view(client, first["id"], first["tokens"]["0"])
+    assert view["code"] == first["code"] and not view["over"]
+    # The shared link's code deals a friend the very same cards.
+    friend = create(client, code=view["code"], bots=THREE_BOTS)
+    assert friend["code"] == first["code"]
+    replayed = get_view(client, friend["id"], friend["tokens"]["0"])
+    assert replayed["hand"] == view["hand"] and len(view["hand"]) == 13
+    # The next round's code may be chosen too.
+    view = play_round(client, first["id"], first["tokens"]["0"], first["code"], view)
+    chosen = code_where_seat_leads(0)
+    response = client.post(
+        f"{GAMES}/{first['id']}/rounds", json={"code": chosen}, headers=bearer(first["tokens"]["0"])
+    )
+    assert response.status_code == 200 and response.get_json()["code"] == chosen
+
+
+# --- moves carry the version they apply to (issue 11, item 7) --------------------------------
+
+
+def test_views_carry_a_strong_etag_per_version_and_seat(client: FlaskClient) -> None:
+    """API.md: «every game view carries `version` and an `ETag`»."""
+    created = create(client, players=3, bots={"2": "standard"})
+    game_id, tokens = created["id"], created["tokens"]
+    first = [client.get(f"{GAMES}/{game_id}", headers=bearer(tokens[s])) for s in ("0", "1")]
+    tags = [response.headers["ETag"] for response in first]
+    assert all(STRONG_ETAG.fullmatch(tag) for tag in tags)
+    assert tags[0] != tags[1]  # one representation per seat
+    again = client.get(f"{GAMES}/{game_id}", headers=bearer(tokens["0"]))
+    assert again.headers["ETag"] == tags[0]  # the same view, the same tag
+    view = first[0].get_json()
+    mover = str(view["turn"])
+    moved = client.post(
+        f"{GAMES}/{game_id}/moves",
+        json={"play": choose(get_view(client, game_id, tokens[mover]))},
+        headers=bearer(tokens[mover]),
+    )
+    assert moved.status_code == 200 and moved.get_json()["version"] == view["version"] + 1
+    after = client.get(f"{GAMES}/{game_id}", headers=bearer(tokens[mover]))
+    assert moved.headers["ETag"] == after.headers["ETag"] not in tags
+
+
+def pass_twice_code() -> str:
+    """A code where seat 0, against three standard bots and playing the hints, may pass on
+    its first turn that allows it and may pass again on its next turn: where a retried pass
+    would be legal again."""
+    for seed in range(1, 500):
+        code = banting.make_code(4, seed)
+        game = banting.Game(code=code)
+        passed = False
+        while not game.over:
+            if game.turn != 0:
+                game.bot_play(game.turn, "standard")
+            elif passed:
+                if game.can_pass(0):
+                    return code
+                break
+            elif game.can_pass(0):
+                game.move(0, "pass")
+                passed = True
+            else:  # leading: the hint is a play
+                game.move(0, list(game.hint(0).cards))
+    raise AssertionError("no such code")
+
+
+def to_first_pass(client: FlaskClient, game_id: str, token: str) -> Any:
+    """Plays seat 0's hints (as pass_twice_code does) up to its first turn that allows a
+    pass; returns the GET response of that view."""
+    view = get_view(client, game_id, token)
+    while not view["can_pass"]:
+        view = move(client, game_id, token, choose(view))
+    return client.get(f"{GAMES}/{game_id}", headers=bearer(token))
+
+
+STANDARD_BOTS = {"1": "standard", "2": "standard", "3": "standard"}
+
+
+def test_a_retried_move_with_an_old_if_match_is_refused(client: FlaskClient) -> None:
+    """API.md: a move «may send `If-Match` … and is refused with 412 … when the game has
+    moved on, so a retried request is never applied twice». The pass below is sent, then
+    sent again as a client would after a timeout, on the seat's next turn where passing is
+    legal again: refused, nothing changes. Sent without the tag it is made a second time."""
+    created = create(client, code=pass_twice_code(), bots=STANDARD_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    response = to_first_pass(client, game_id, token)
+    view, tag = response.get_json(), response.headers["ETag"]
+    first = post_move(client, game_id, token, "pass", **{"If-Match": tag})
+    assert first.status_code == 200, first.get_data(as_text=True)
+    now = first.get_json()
+    assert now["your_turn"] and now["can_pass"] and now["version"] == view["version"] + 1
+
+    retried = post_move(client, game_id, token, "pass", **{"If-Match": tag})
+    problem = assert_problem(retried, 412)
+    assert (
+        problem["code"] == "VERSION_MISMATCH" and f"version {now['version']}" in problem["detail"]
+    )
+    assert get_view(client, game_id, token) == now
+    # Without a version the same retry is simply made again: why a client should send one.
+    again = move(client, game_id, token, "pass")
+    assert [e["seat"] for e in again["history"]].count(0) == [
+        e["seat"] for e in now["history"]
+    ].count(0) + 1
+
+
+def test_a_retried_move_with_an_old_body_version_is_refused(client: FlaskClient) -> None:
+    """The same with `"version"` in the body: 409 CONFLICT, nothing changes."""
+    created = create(client, code=pass_twice_code(), bots=STANDARD_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = to_first_pass(client, game_id, token).get_json()
+    url = f"{GAMES}/{game_id}/moves"
+    body = {"play": "pass", "version": view["version"]}
+    first = client.post(url, json=body, headers=bearer(token))
+    assert first.status_code == 200, first.get_data(as_text=True)
+    now = first.get_json()
+    assert now["your_turn"] and now["can_pass"]
+
+    problem = assert_problem(client.post(url, json=body, headers=bearer(token)), 409)
+    assert problem["code"] == "CONFLICT"
+    assert f"version {view['version']}" in problem["detail"]
+    assert f"version {now['version']}" in problem["detail"]
+    assert get_view(client, game_id, token) == now
+    # A version from the future is no better; the current one goes through.
+    ahead = {"play": "pass", "version": now["version"] + 1}
+    assert (
+        assert_problem(client.post(url, json=ahead, headers=bearer(token)), 409)["code"]
+        == "CONFLICT"
+    )
+    current = {"play": "pass", "version": now["version"]}
+    response = client.post(url, json=current, headers=bearer(token))
+    assert response.status_code == 200 and response.get_json()["version"] == now["version"] + 1
+
+
+def test_if_match_forms(client: FlaskClient) -> None:
+    """RFC 9110 If-Match: one of the listed tags must be the view's current ETag (strong
+    comparison: a weak tag never matches), or '*'. Anything else is 412 and changes
+    nothing."""
+    created = create(client, code=code_where_seat_leads(0), bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    other = create(client, code=code_where_seat_leads(0), bots=THREE_BOTS)
+    response = client.get(f"{GAMES}/{game_id}", headers=bearer(token))
+    view, tag = response.get_json(), response.headers["ETag"]
+    elsewhere = client.get(f"{GAMES}/{other['id']}", headers=bearer(other["tokens"]["0"]))
+    assert elsewhere.get_json()["version"] == view["version"]
+    for header in (f"W/{tag}", tag.strip('"') + "0", '"x"', "", elsewhere.headers["ETag"], "**"):
+        problem = assert_problem(
+            post_move(client, game_id, token, "pass", **{"If-Match": header}), 412
+        )
+        assert problem["code"] == "VERSION_MISMATCH", header
+    # The body is checked first: a bad body is a 400 or 422 whatever its If-Match.
+    stale = client.post(
+        f"{GAMES}/{game_id}/moves",
+        data="not json",
+        content_type="application/json",
+        headers={**bearer(token), "If-Match": '"x"'},
+    )
+    assert_problem(stale, 400)
+    assert_problem(post_move(client, game_id, token, ["Zz"], **{"If-Match": '"x"'}), 422)
+    assert client.get(f"{GAMES}/{game_id}", headers=bearer(token)).get_json() == view
+
+    # A list holding the current tag, then '*': both go through.
+    moved = post_move(client, game_id, token, choose(view), **{"If-Match": f'"0", {tag}'})
+    assert moved.status_code == 200, moved.get_data(as_text=True)
+    view = moved.get_json()
+    if not view["over"]:
+        moved = post_move(client, game_id, token, choose(view), **{"If-Match": "*"})
+        assert moved.status_code == 200, moved.get_data(as_text=True)
+    # A GET is not conditional on If-Match: it answers with the current view.
+    response = client.get(f"{GAMES}/{game_id}", headers={**bearer(token), "If-Match": tag})
+    assert response.status_code == 200 and response.headers["ETag"] == moved.headers["ETag"]
+
+
+def test_another_seats_tag_is_not_this_seats(client: FlaskClient) -> None:
+    created = create(client, players=2)
+    game_id, tokens = created["id"], created["tokens"]
+    responses = [client.get(f"{GAMES}/{game_id}", headers=bearer(tokens[s])) for s in "01"]
+    mover = responses[0].get_json()["turn"]
+    view = responses[mover].get_json()
+    theirs = responses[1 - mover].headers["ETag"]
+    problem = assert_problem(
+        post_move(client, game_id, tokens[str(mover)], choose(view), **{"If-Match": theirs}), 412
+    )
+    assert problem["code"] == "VERSION_MISMATCH"
+    mine = responses[mover].headers["ETag"]
+    moved = post_move(client, game_id, tokens[str(mover)], choose(view), **{"If-Match": mine})
+    assert moved.status_code == 200
+
+
+def test_a_retried_next_round_is_refused(client: FlaskClient) -> None:
+    """A next-round request carries the version too: retried, it never deals two rounds."""
+    code = code_where_seat_leads(0)
+    created = create(client, code=code, bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    url = f"{GAMES}/{game_id}/rounds"
+    view = get_view(client, game_id, token)
+    # While the round runs a stale tag is 412 and a current one ROUND_NOT_OVER.
+    problem = assert_problem(client.post(url, headers={**bearer(token), "If-Match": '"x"'}), 412)
+    assert problem["code"] == "VERSION_MISMATCH"
+    body = {"version": view["version"]}
+    problem = assert_problem(client.post(url, json=body, headers=bearer(token)), 409)
+    assert problem["code"] == "ROUND_NOT_OVER"
+
+    view = play_round(client, game_id, token, code, view)
+    tag = client.get(f"{GAMES}/{game_id}", headers=bearer(token)).headers["ETag"]
+    dealt = client.post(url, headers={**bearer(token), "If-Match": tag})
+    assert dealt.status_code == 200 and dealt.get_json()["round"] == 2
+    second = dealt.get_json()
+    if not second["over"]:
+        second = play_round(client, game_id, token, second["code"], second)
+    # Round 2 is over as well now: a retry of the request that dealt it would deal round 3.
+    problem = assert_problem(client.post(url, headers={**bearer(token), "If-Match": tag}), 412)
+    assert problem["code"] == "VERSION_MISMATCH"
+    body = {"version": view["version"]}
+    problem = assert_problem(client.post(url, json=body, headers=bearer(token)), 409)
+    assert problem["code"] == "CONFLICT"
+    assert get_view(client, game_id, token) == second
+    body = {"version": second["version"]}
+    third = client.post(url, json=body, headers=bearer(token))
+    assert third.status_code == 200 and third.get_json()["round"] == 3
+
+
+@pytest.mark.parametrize(
+    "version", [0, -1, "1", 1.0, True, None, [1]], ids=lambda v: f"version={v!r}"
+)
+def test_bad_versions_are_422(client: FlaskClient, version: Any) -> None:
+    created = create(client, code=code_where_seat_leads(0), bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = get_view(client, game_id, token)
+    refusals = (
+        ("moves", {"play": "pass"}, "CANNOT_PASS_WHEN_LEADING"),
+        ("rounds", {}, "ROUND_NOT_OVER"),
+    )
+    for route, body, refusal in refusals:
+        response = client.post(
+            f"{GAMES}/{game_id}/{route}", json={**body, "version": version}, headers=bearer(token)
+        )
+        if version is None:  # null: the same as leaving it out
+            assert assert_problem(response, 409)["code"] == refusal
+        else:
+            assert list(field_errors(response)) == ["version"]
+    assert get_view(client, game_id, token) == view
 
 
 # --- the store on its own -----------------------------------------------------------------
@@ -809,13 +1438,26 @@ def test_openapi_documents_the_game_routes(client: FlaskClient) -> None:
         assert operation["tags"] == ["banting-games"]
         assert operation["summary"] and operation["description"]
         assert operation["security"] == [{"bearerAuth": []}]
-        assert operation["parameters"] == [
-            {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
-        ]
+        path_parameter = {
+            "name": "game_id",
+            "in": "path",
+            "required": True,
+            "schema": {"type": "string"},
+        }
         expected = {"200", "401", "403", "404", "429", "503", "default"}
         if method == "post":
-            expected |= {"400", "409", "413", "415", "422"}
+            expected |= {"400", "409", "412", "413", "415", "422"}
+            assert operation["parameters"][0] == path_parameter
+            (if_match,) = operation["parameters"][1:]
+            assert if_match["name"] == "If-Match" and if_match["in"] == "header"
+            assert if_match["required"] is False and "412" in if_match["description"]
+            body_ref = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+            version = resolve_ref(document, body_ref)["properties"]["version"]
+            assert {"type": "integer", "minimum": 1}.items() <= version["anyOf"][0].items()
+        else:
+            assert operation["parameters"] == [path_parameter]
         assert set(operation["responses"]) == expected
+        assert set(operation["responses"]["200"]["headers"]) == {"ETag"}
     assert paths[f"{GAMES}/{{game_id}}/rounds"]["post"]["requestBody"]["required"] is False
     assert paths[f"{GAMES}/{{game_id}}/moves"]["post"]["requestBody"]["required"] is True
     assert document["components"]["securitySchemes"]["bearerAuth"] == {
@@ -832,3 +1474,40 @@ def test_openapi_documents_the_game_routes(client: FlaskClient) -> None:
     assert "code" in schemas["Problem"]["properties"]
     levels = schemas["CreateGameRequest"]["properties"]["bots"]["additionalProperties"]
     assert levels["enum"] == list(banting.BOT_LEVELS)
+
+
+def test_the_view_shows_the_twos_demoted_by_a_four_of_a_kind(client: FlaskClient) -> None:
+    """Seed 000 «Ketika kombinasi piting dikeluarkan, 2 akan dibom» under capsa-klasik: the
+    human seat holds the four 3s and opens with them; its view then says twos_demoted, the
+    legal plays it is offered follow it, and the ETag differs per language while either
+    language's tag names the same version for If-Match."""
+    threes = set(parse_cards("3c 3d 3h 3s"))
+    code = next(
+        code
+        for code in (banting.make_code(4, seed) for seed in range(200_000))
+        if threes <= set(banting.deal(code)[0])
+    )
+    created = create(
+        client,
+        rules={"preset": "capsa-klasik"},
+        code=code,
+        bots={"1": "standard", "2": "standard", "3": "standard"},
+    )
+    token = created["tokens"]["0"]
+    view = get_view(client, created["id"], token)
+    assert view["twos_demoted"] is False and view["your_turn"]
+    kicker = next(card for card in view["hand"] if card[0] != "3")
+    after = move(client, created["id"], token, ["3c", "3d", "3h", "3s", kicker])
+    fours = [e for e in after["history"] if e["kind"] == "four_of_a_kind"]
+    assert after["twos_demoted"] == (len(fours) % 2 == 1) and len(fours) >= 1
+    assert not after["over"] and after["your_turn"]
+    choose(after)  # legal_count and the hint agree with the package's demoted plays
+    english = client.get(f"{GAMES}/{created['id']}", headers=bearer(token))
+    indonesian = client.get(
+        f"{GAMES}/{created['id']}", headers={**bearer(token), "Accept-Language": "id"}
+    )
+    assert english.headers["ETag"] != indonesian.headers["ETag"]
+    response = post_move(
+        client, created["id"], token, choose(after), **{"If-Match": indonesian.headers["ETag"]}
+    )
+    assert response.status_code == 200, response.get_data(as_text=True)

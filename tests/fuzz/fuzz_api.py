@@ -12,7 +12,8 @@ starts and advanced move by move along the standard bot's hints; every state rea
 snapshot, and each input picks one, which is restored (through ``api.game_store``) before
 the request, so an input always meets the same game state. Their bearer token is mostly
 the right one, sometimes another seat's, another game's, a wrong one or none, and the id
-sometimes unknown or odd.
+sometimes unknown or odd; moves and rounds sometimes carry an If-Match (the current tag,
+a stale, weak or arbitrary one, '*') or a ``version`` in the body.
 
 Checked for every response: status < 500 and one the OpenAPI document lists for the
 route; JSON (application/json, or application/problem+json for a problem); a problem has
@@ -59,6 +60,7 @@ with instrumented(__name__ == "__main__"):
 
     import api
     from api.game_store import GameStore
+    from api.games import view_etag
     from api.routing import ModelBlueprint
     from api.schemas import Problem
 
@@ -146,12 +148,22 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
     ],
     GAMES: [
         {"bots": {"1": "standard", "2": "beginner", "3": "random"}, "code": "B4K7M2Q9XZ1"},
-        {"players": 3, "bots": {"1": "expert"}, "rules": {"preset": "taiwan"}, "code": "FUZZ"},
+        {"players": 3, "bots": {"1": "expert", "2": "beginner"}, "code": "FUZZ"},
+        {"players": 3, "bots": {"1": "expert"}, "rules": {"preset": "taiwan"}},
         {"players": 2},
         {},
     ],
-    GAMES + "/<game_id>/moves": [{"play": "pass"}, {"play": ["3d"]}],
-    GAMES + "/<game_id>/rounds": [{}, {"code": "B4K7M2Q9XZ1"}, {"code": "fuzz-next"}],
+    GAMES + "/<game_id>/moves": [
+        {"play": "pass"},
+        {"play": ["3d"]},
+        {"play": "pass", "version": 2},
+    ],
+    GAMES + "/<game_id>/rounds": [
+        {},
+        {"code": "B4K7M2Q9XZ1"},
+        {"code": "fuzz-next"},
+        {"version": 1},
+    ],
 }
 
 
@@ -274,11 +286,11 @@ class Server:
                 {"bots": {"1": "standard", "2": "beginner", "3": "beginner"}, "code": "FUZZ-A"},
                 rounds=2,
             ),
+            # Two human seats: the server picks the codes (a code is refused there).
             self._table(
                 {
                     "players": 3,
                     "bots": {"1": "standard"},
-                    "code": "B3K7M2Q9XZ1",
                     "rules": {
                         "preset": "taiwan",
                         "pass_locks": True,
@@ -307,8 +319,8 @@ class Server:
                 response = self._game_post(table, token, "moves", {"play": play})
                 assert response.status_code == 200, response.get_data(as_text=True)
             if number < rounds:
-                code = f"FUZZ-ROUND-{number + 1}"
-                response = self._game_post(table, token, "rounds", {"code": code})
+                body = {} if len(table.tokens) > 1 else {"code": f"FUZZ-ROUND-{number + 1}"}
+                response = self._game_post(table, token, "rounds", body)
                 assert response.status_code == 200, response.get_data(as_text=True)
         table.loaded = len(table.snapshots) - 1
         return table
@@ -338,6 +350,12 @@ class Server:
             moves.insert(0, {"play": view["hint"]["play"]})
         return Snapshot(copy.deepcopy(record.rounds), token, moves, view["over"])
 
+    def version(self, table: Table) -> int:
+        """The stored game's version now."""
+        record = self.store.load(table.id)
+        assert record is not None, f"game {table.id} is gone"
+        return record.version
+
     def restore(self, table: Table, index: int) -> None:
         """Put the stored game back at snapshot ``index`` (unless it is there already)."""
         if table.loaded == index:
@@ -347,6 +365,28 @@ class Server:
         record.rounds = copy.deepcopy(table.snapshots[index].rounds)
         assert self.store.save(record), f"game {table.id} changed while restoring it"
         table.loaded = index
+
+
+def if_match(fdp: atheris.FuzzedDataProvider, srv: Server, table: Table, token: str) -> str:
+    """An If-Match header: mostly the current tag of the seat's view (alone, weak, in a list),
+    else a stale, made-up or arbitrary one, or '*'."""
+    record = srv.store.load(table.id)
+    assert record is not None
+    seat = record.seat_of(token)
+    current = f'"{view_etag(record, 0 if seat is None else seat)}"'
+    how = fdp.ConsumeIntInRange(0, 6)
+    if how == 0:
+        return f"W/{current}"
+    if how == 1:
+        return f'"stale", {current}'
+    if how == 2:
+        return "*"
+    if how == 3:
+        return header_text(fdp)
+    if how == 4:
+        record.version -= 1
+        return f'"{view_etag(record, 0 if seat is None else seat)}"'
+    return current
 
 
 @dataclass(frozen=True)
@@ -568,6 +608,8 @@ def build_request(fdp: atheris.FuzzedDataProvider, srv: Server) -> Request:
         else:
             headers["Authorization"] = f"{scheme} {token}".strip()
         path = path.replace("<game_id>", game_id)
+        if route.method == "POST" and fdp.ConsumeIntInRange(0, 2) == 2:
+            headers["If-Match"] = if_match(fdp, srv, table, snapshot.token)
     if fdp.ConsumeIntInRange(0, 3) == 3:
         headers["Accept-Language"] = (
             fdp.PickValueInList(LANGUAGES) if fdp.ConsumeBool() else header_text(fdp)
@@ -589,6 +631,8 @@ def build_request(fdp: atheris.FuzzedDataProvider, srv: Server) -> Request:
             examples = snapshot.moves + examples
         value = copy.deepcopy(fdp.PickValueInList(examples))
         others = [leaf for bodies in EXAMPLES.values() for b in bodies for leaf in leaves(b)]
+        if table is not None and isinstance(value, dict) and fdp.ConsumeIntInRange(0, 3) == 3:
+            value["version"] = srv.version(table) + fdp.PickValueInList([0, 0, 0, -1, 1])
         for _ in range(fdp.ConsumeIntInRange(0, 4)):
             value = mutate(fdp, value, others)
         body = b"" if fdp.ConsumeIntInRange(0, 30) == 30 else encode(fdp, value)
