@@ -290,10 +290,16 @@ def test_bots_only_make_legal_moves(rules, players):
                 # The rules engine, given the same position, must accept the move.
                 hand = g.hand(seat)
                 table = g.table.cards if g.table is not None else None
-                first, passed = g.first_play, seat in g.passed
+                first, passed, demoted = g.first_play, seat in g.passed, g.twos_demoted
                 move = g.bot_play(seat, level)
                 verdict = B.validate(
-                    hand, move.cards or "pass", table, g.rules, first_play=first, passed=passed
+                    hand,
+                    move.cards or "pass",
+                    table,
+                    g.rules,
+                    first_play=first,
+                    passed=passed,
+                    twos_demoted=demoted,
                 )
                 assert verdict.ok, (move, verdict)
                 if level == "standard":

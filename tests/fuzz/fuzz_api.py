@@ -373,7 +373,7 @@ def if_match(fdp: atheris.FuzzedDataProvider, srv: Server, table: Table, token: 
     record = srv.store.load(table.id)
     assert record is not None
     seat = record.seat_of(token)
-    current = f'"{view_etag(record, 0 if seat is None else seat)}"'
+    current = f'"{view_etag(record, 0 if seat is None else seat, "en")}"'
     how = fdp.ConsumeIntInRange(0, 6)
     if how == 0:
         return f"W/{current}"
@@ -385,7 +385,7 @@ def if_match(fdp: atheris.FuzzedDataProvider, srv: Server, table: Table, token: 
         return header_text(fdp)
     if how == 4:
         record.version -= 1
-        return f'"{view_etag(record, 0 if seat is None else seat)}"'
+        return f'"{view_etag(record, 0 if seat is None else seat, "en")}"'
     return current
 
 

@@ -14,9 +14,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core, _words
+from .._codes import CODE_ALPHABET
 from .game import (
     BOT_LEVELS,
-    CODE_ALPHABET,
     GAME_CODES,
     Game,
     Hint,

@@ -15,22 +15,16 @@ seat s gets positions 13*s .. 13*s + 12.
 
 from __future__ import annotations
 
-import hashlib
-import secrets
-import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .. import _core
+from .._codes import BANTING_CODES, canonical_code, check_players
 from .._words import check_language
 from .messages import Verdict, verdict_message
 from .rules import Rules, resolve
 
-CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-"""Crockford base32: no I, L, O or U, so a code read aloud or copied by hand survives."""
-SEED_CHARS = 9
-SEED_BITS = 5 * SEED_CHARS
 BOT_LEVELS: tuple[str, ...] = ("random", "beginner", "standard", "expert")
 GAME_CODES: tuple[str, ...] = ("ROUND_OVER", "NOT_YOUR_TURN")
 """Refusals a round adds in front of the rules engine's codes (checked in this order)."""
@@ -38,55 +32,19 @@ GAME_CODES: tuple[str, ...] = ("ROUND_OVER", "NOT_YOUR_TURN")
 
 def make_code(players: int, seed: int) -> str:
     """The round code for ``players`` (2-4) and a seed in ``0 .. 2**45 - 1``."""
-    _check_players(players)
-    if not isinstance(seed, int) or not 0 <= seed < 1 << SEED_BITS:
-        raise ValueError(f"seed must be an integer 0..2**{SEED_BITS} - 1, got {seed!r}")
-    chars = [CODE_ALPHABET[(seed >> (5 * i)) & 31] for i in reversed(range(SEED_CHARS))]
-    return f"B{players}{''.join(chars)}"
-
-
-MAX_CODE_LENGTH = 32
-_CODE_WORD_CHARS = frozenset(string.ascii_uppercase + string.digits + "-_")
-_HASH_PREFIX = b"capsa_fast banting round "
+    return BANTING_CODES.make(players, seed)
 
 
 def parse_code(code: str) -> tuple[int | None, int]:
     """``(players, seed)`` of a round code; ``players`` is None for a free code word.
 
     Case and surrounding spaces do not matter. ValueError names what is wrong."""
-    text = canonical_code(code)
-    issued = len(text) == 2 + SEED_CHARS and text[0] == "B" and text[1] in "234"
-    if issued and all(ch in CODE_ALPHABET for ch in text[2:]):
-        seed = 0
-        for ch in text[2:]:
-            seed = seed << 5 | CODE_ALPHABET.index(ch)
-        return int(text[1]), seed
-    digest = hashlib.sha256(_HASH_PREFIX + text.encode("ascii")).digest()
-    return None, int.from_bytes(digest[:8], "big")
-
-
-def canonical_code(code: str) -> str:
-    """The code as stored and shown: upper case, no surrounding spaces."""
-    if not isinstance(code, str):
-        raise ValueError(f"a round code is a string like 'B4K7M2Q9XZ1', got {code!r}")
-    stripped = code.strip()
-    if not 1 <= len(stripped) <= MAX_CODE_LENGTH:
-        raise ValueError(f"a round code has 1 to {MAX_CODE_LENGTH} characters, got {len(stripped)}")
-    # Checked before upper-casing, which turns some letters into ASCII ('ß' -> 'SS').
-    bad = next((ch for ch in stripped.upper() if ch not in _CODE_WORD_CHARS), None)
-    if bad is None:
-        bad = next((ch for ch in stripped if not ch.isascii()), None)
-    text = stripped.upper()
-    if bad is not None:
-        raise ValueError(
-            f"bad round code {code!r}: {bad!r} is not allowed (letters, digits, '-' and '_')"
-        )
-    return text
+    return BANTING_CODES.parse(code)
 
 
 def new_code(players: int = 4) -> str:
     """A fresh round code with an unpredictable seed."""
-    return make_code(players, secrets.randbits(SEED_BITS))
+    return BANTING_CODES.new(players)
 
 
 def deal(code: str, players: int | None = None) -> list[list[int]]:
@@ -100,19 +58,10 @@ def deal(code: str, players: int | None = None) -> list[list[int]]:
 
 
 def _players_for(code: str, code_players: int | None, players: int | None) -> int:
-    if players is not None:
-        _check_players(players)
-        if code_players is not None and players != code_players:
-            raise ValueError(
-                f"players={players} but round code {code!r} is for {code_players} players"
-            )
-        return players
-    return 4 if code_players is None else code_players
+    return BANTING_CODES.players_for(code, code_players, players)
 
 
-def _check_players(players: Any) -> None:
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+_check_players = check_players
 
 
 class IllegalPlay(ValueError):
