@@ -1,4 +1,4 @@
-"""The ``ev`` strategy's model of realistic opponents (RULES.md 4.4).
+"""The ``ev`` strategy's model of realistic opponents (RULES.md 4.6).
 
 The shipped data (``data/ev_tiebreak.npz``, ``data/ev_plain.npz``) holds, for each row
 position, how often each row key appeared in simulated deals where every player arranged
