@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from capsa_fast import susun
-from capsa_fast.susun.rules import _INT_RANGES, BONUS_KINDS, TOP_KINDS
+from capsa_fast.susun.rules import _INT_RANGES, BONUS_KINDS, TABLE_SIZES, TOP_KINDS
 from pydantic import ConfigDict, Field, RootModel
 from pydantic.json_schema import SkipJsonSchema
 
@@ -58,7 +58,6 @@ _BONUS_TABLE = {
 _SETTING_DESCRIPTIONS = {
     "sweep_multiplier": "Multiplier of plain rows when one player wins all three rows.",
     "super_multiplier": "Multiplier for sweeping every opponent (0: no super).",
-    "super_min_players": "Fewest players seated for a super to count.",
     "majority_bonus": "Points to whoever won more of the three rows, after multipliers.",
     "foul_points": "What a fouled player pays each non-fouled opponent (plus their bonuses).",
     "dragon_points": "What a dragon wins from each opponent without one (0: no dragons).",
@@ -69,6 +68,15 @@ _SETTING_SCHEMAS: dict[str, dict[str, Any]] = {
         "description": "Split rows equal in poker order by suit (d < c < h < s).",
     },
     "bonus_rows": _BONUS_TABLE,
+    "super_players": {
+        "type": "array",
+        "items": {"type": "integer", "enum": list(TABLE_SIZES)},
+        "uniqueItems": True,
+        "description": (
+            "Table sizes at which a super counts (default [2, 4]: not when only 3 play). "
+            "The legacy super_min_players (fewest players) is still read and converted."
+        ),
+    },
     **{
         key: {"type": "integer", "minimum": lo, "maximum": hi, "description": description}
         for key, (lo, hi) in _INT_RANGES.items()
@@ -287,7 +295,7 @@ class SusunSettings(ResponseModel):
     bonus_rows: dict[str, dict[str, int]] = _setting("bonus_rows")
     sweep_multiplier: int = _setting("sweep_multiplier")
     super_multiplier: int = _setting("super_multiplier")
-    super_min_players: int = _setting("super_min_players")
+    super_players: list[int] = _setting("super_players")
     majority_bonus: int = _setting("majority_bonus")
     foul_points: int = _setting("foul_points")
     dragon_points: int = _setting("dragon_points")

@@ -26,20 +26,28 @@ Points where the rules text had to be interpreted (the tests avoid the ones mark
 1. Row order without ``suit_tiebreak``: poker order (``oracle_poker.oracle_key``); rows equal
    in it tie. A 3-card row never ties a 5-card row: the key lists 3 ranks against 5 and a
    missing kicker counts lower than any card, so top AAK < middle AAK32.
-2. Row order with ``suit_tiebreak``: rows equal in poker order are split by the suit, in
-   the order d < c < h < s, of the *deciding card*: the card with the highest suit among
-   the cards of the rank that poker compares first. That rank is the first entry of the
-   poker key: the pair, the higher pair, the triple (also of a full house), the four, the
-   top card of a straight (the 5 of A-2-3-4-5), the highest card of a high-card hand. Rows
-   equal in poker order *and* in that suit still tie (e.g. AsAd K Q J and AsAh K Q J with
-   other kicker suits, or two fours of a kind with kickers of one rank).
-3. Flushes (tiebreak on only): "compare the suit first, then ranks", read literally: a
-   spade 7-high flush beats a diamond ace-high flush. A straight flush is ordered as a
-   straight (poker order, then the suit of its top card, which is the flush suit), since
-   the flush clause talks about flushes. Without the tiebreak a flush is ordered by ranks.
-4. Two disjoint rows never tie under the tiebreak (the deciding cards of equal rows are
-   different cards of one rank), so with ``suit_tiebreak`` every head-to-head row has a
-   winner; without it equal rows tie and the row is won by nobody.
+2. Row order with ``suit_tiebreak`` (RULES.md 4.1, seed 001: "kartu kicker hanya sebagai
+   kartu pelengkap", kickers only complete a hand): rows of one category compare by the
+   ranks of their *groups* (cards sharing a rank: the four; the triple and then the pair of
+   a full house; the triple; both pairs, the higher first; the pair; for straights only the
+   top card, the 5 of A-2-3-4-5; for high-card hands every rank, a 3-card row against a
+   5-card one by ranks in order, a missing rank lower than any card), then by the suit, in
+   the order d < c < h < s, of the *deciding card*: the highest-suited card of the rank
+   compared first (the four, the triple, the higher pair, the pair, the top card of a
+   straight, the highest card). Nothing else: a kicker never decides, so rows equal in
+   groups and deciding suit tie (AsAd 2 3 4 and AsAh K Q J; AsAd K on top and AsAc Q J T
+   in the middle cannot meet, but their keys are equal). So As Ad 2c 3c 4h beats
+   Ah Ac Kd Qd Js, and Qs Qd 8c 8d 5c beats Qh Qc 8s 8h Ad. A full house's pair is a group,
+   not a kicker (it only matters for percentiles: one deck holds no two equal triples).
+3. Flushes (tiebreak on only): "compare the suit first, then ranks card by card", read
+   literally: a spade 7-high flush beats a diamond ace-high flush. A straight flush is
+   ordered as a straight (top card, then the suit of its top card, which is the flush
+   suit), since the flush clause talks about flushes. Without the tiebreak a flush is
+   ordered by ranks.
+4. Two disjoint rows never tie under the tiebreak (the deciding cards of rows equal in
+   groups are different cards of one rank, or for flushes the rows would be the same
+   cards), so with ``suit_tiebreak`` every head-to-head row has a winner; without it equal
+   rows tie and the row is won by nobody.
 5. Fouls: valid when bottom >= middle >= top in the full order (equal is fine; equal only
    happens without the tiebreak). ``out_of_order`` lists "top>middle" when top > middle and
    "middle>bottom" when middle > bottom.
@@ -61,9 +69,10 @@ Points where the rules text had to be interpreted (the tests avoid the ones mark
    held in the deciding rank. So for every rank multiset and every suit set of its deciding
    rank, one representative hand is built and keyed with ``row_order`` itself, weighted by
    the number of ways to pick the suits of the other ranks; the 4 flushes of each
-   five-distinct-rank multiset are moved to their own keys. The tests check this against
-   brute force (all 3-card hands, every suit pattern of sampled 5-card rank multisets, the
-   textbook category counts).
+   five-distinct-rank multiset are moved to their own keys. (With the tiebreak a key spans
+   many rank multisets, the kickers' ranks being left out; the counts add up per key.)
+   The tests check this against brute force (all 3-card hands, every suit pattern of
+   sampled 5-card rank multisets, the textbook category counts).
 10. Pair scoring (i against j, ``pair_points``):
     - both dragons: 0; one dragon: it wins ``dragon_points`` (fouled opponent or not;
       nothing else is added).
@@ -74,10 +83,10 @@ Points where the rules text had to be interpreted (the tests avoid the ones mark
       A player who wins all 3 rows sweeps: plain points x ``sweep_multiplier`` (x
       ``super_multiplier`` with a super), bonus values added unmultiplied. Then
       ``majority_bonus`` goes to the player who won more rows (not on equal counts).
-    - super: a player who is neither fouled nor a dragon, at a table of at least
-      ``super_min_players`` seated players (fouled and dragon players count), with
-      ``super_multiplier`` > 0, whose every opponent is fouled (counts as swept) or swept
-      by them; a dragon opponent prevents it.
+    - super: a player who is neither fouled nor a dragon, at a table whose number of
+      seated players (fouled and dragon players count) is in ``super_players`` (seed 001:
+      not when only 3 play), with ``super_multiplier`` > 0, whose every opponent is fouled
+      (counts as swept) or swept by them; a dragon opponent prevents it.
 11. Table: net points = sum over opponents (zero-sum); money = points x stake (gross);
     fee = ``room_fee`` x max(money, 0) per player; ``fee_total`` = their sum.
 """
@@ -119,14 +128,14 @@ DEFAULT_BONUS_ROWS: dict[str, dict[str, int]] = {
 }
 NO_BONUS_ROWS: dict[str, dict[str, int]] = {"top": {}, "middle": {}, "bottom": {}}
 
-# RULES.md 4.3, row by row. classic and two-four have no super (super_min_players unused).
+# RULES.md 4.3, row by row. classic and two-four have no super (super_players unused).
 PRESETS: dict[str, Rules] = {
     "capsa-susun": {
         "suit_tiebreak": True,
         "bonus_rows": DEFAULT_BONUS_ROWS,
         "sweep_multiplier": 2,
         "super_multiplier": 4,
-        "super_min_players": 4,
+        "super_players": [2, 4],
         "majority_bonus": 0,
         "foul_points": 12,
         "dragon_points": 208,
@@ -137,7 +146,7 @@ PRESETS: dict[str, Rules] = {
         "bonus_rows": NO_BONUS_ROWS,
         "sweep_multiplier": 2,
         "super_multiplier": 0,
-        "super_min_players": 4,
+        "super_players": [2, 4],
         "majority_bonus": 0,
         "foul_points": 6,
         "dragon_points": 0,
@@ -148,7 +157,7 @@ PRESETS: dict[str, Rules] = {
         "bonus_rows": NO_BONUS_ROWS,
         "sweep_multiplier": 1,
         "super_multiplier": 0,
-        "super_min_players": 4,
+        "super_players": [2, 4],
         "majority_bonus": 1,
         "foul_points": 4,
         "dragon_points": 0,
@@ -209,7 +218,7 @@ def category(cards: Sequence[int]) -> str:
 
 
 def deciding_card(cards: Sequence[int]) -> int:
-    """The card whose suit splits rows equal in poker order (interpretation 2)."""
+    """The card whose suit splits rows equal in their groups (interpretation 2)."""
     # a straight's key lists its ranks from the top down (A-2-3-4-5 as 5 4 3 2 1), so the
     # first entry is the top card, the 5 of a five-high straight
     deciding_rank = oracle_key(cards)[1][0]
@@ -217,11 +226,29 @@ def deciding_card(cards: Sequence[int]) -> int:
     return max(group, key=tiebreak_suit)
 
 
+def group_ranks(cards: Sequence[int]) -> tuple[int, ...]:
+    """The ranks a row is compared by before the suit, with the tiebreak (interpretation 2).
+
+    Groups are the ranks held two or more times, bigger groups first, then higher ranks;
+    a straight counts its top card only; a high-card hand or a flush every rank.
+    """
+    category_index, ranks = oracle_key(cards)
+    name = CATEGORIES[category_index]
+    if name in ("high_card", "flush"):
+        return ranks
+    if name in ("straight", "straight_flush"):
+        return ranks[:1]
+    counts = Counter(card_rank(card) for card in cards)
+    groups = sorted(((n, rank) for rank, n in counts.items() if n >= 2), reverse=True)
+    return tuple(rank for _, rank in groups)
+
+
 def row_order(cards: Sequence[int], rules: Rules) -> RowKey:
     """Comparable key of a 3- or 5-card row under the rules (larger = stronger).
 
-    The key is (category, flush suit, poker ranks, deciding suit); the two suit slots are 0
-    where they do not apply, so with the tiebreak off the key is just poker order.
+    Without the tiebreak: (category, 0, poker ranks, 0), poker order. With it:
+    (category, flush suit, group ranks, deciding suit), the flush suit 0 except for a flush
+    and the deciding suit 0 for a flush (whose ranks are all its group ranks).
     """
     if len(cards) not in (3, 5):
         raise ValueError(f"a row has 3 or 5 cards, not {len(cards)}")
@@ -230,7 +257,7 @@ def row_order(cards: Sequence[int], rules: Rules) -> RowKey:
         return (category_index, 0, ranks, 0)
     if CATEGORIES[category_index] == "flush":
         return (category_index, tiebreak_suit(cards[0]), ranks, 0)
-    return (category_index, 0, ranks, tiebreak_suit(deciding_card(cards)))
+    return (category_index, 0, group_ranks(cards), tiebreak_suit(deciding_card(cards)))
 
 
 def compare_rows(a: Sequence[int], b: Sequence[int], rules: Rules) -> int:
@@ -256,40 +283,47 @@ def _hand_of(groups: dict[int, tuple[int, ...]]) -> list[int]:
     return [(rank - 2) * 4 + suit for rank, suits in groups.items() for suit in suits]
 
 
+def multiset_key_counts(ranks: tuple[int, ...], suit_tiebreak: bool) -> Counter[RowKey]:
+    """How many hands with exactly these ranks (2..14) have each key (interpretation 9)."""
+    rules = {"suit_tiebreak": suit_tiebreak}
+    counts: Counter[RowKey] = Counter()
+    multiplicity = Counter(ranks)
+    # the deciding rank depends on the ranks only (a flush and the same ranks unsuited
+    # start their keys with the same rank), so any suits will do to find it
+    plain = {rank: tuple(range(n)) for rank, n in multiplicity.items()}
+    deciding = deciding_card(_hand_of(plain)) // 4 + 2
+    others = [rank for rank in multiplicity if rank != deciding]
+    ways_for_others = 1
+    for rank in others:
+        ways_for_others *= comb(4, multiplicity[rank])
+    for suits in combinations(range(4), multiplicity[deciding]):
+        groups = {deciding: suits}
+        # the other ranks take a suit the deciding card does not have, so no flush
+        for rank in others:
+            free = [s for s in range(4) if s != suits[0]] + [suits[0]]
+            groups[rank] = tuple(free[: multiplicity[rank]])
+        hand = _hand_of(groups)
+        assert len(ranks) == 3 or category(hand) != "flush"
+        counts[row_order(hand, rules)] += ways_for_others
+    if len(ranks) == 5 and len(multiplicity) == 5:
+        for suit in range(4):
+            # one of the ways counted above with the deciding card in this suit is the
+            # flush: move it to its own key
+            flush = _hand_of({rank: (suit,) for rank in ranks})
+            mixed = _hand_of(
+                {rank: (suit if rank == deciding else (suit + 1) % 4,) for rank in ranks}
+            )
+            counts[row_order(mixed, rules)] -= 1
+            counts[row_order(flush, rules)] += 1
+    return counts
+
+
 @cache
 def key_counts(size: int, suit_tiebreak: bool) -> dict[RowKey, int]:
     """How many hands of ``size`` cards have each key (interpretation 9)."""
-    rules = {"suit_tiebreak": suit_tiebreak}
     counts: Counter[RowKey] = Counter()
     for ranks in rank_multisets(size):
-        multiplicity = Counter(ranks)
-        # the deciding rank depends on the ranks only (a flush and the same ranks unsuited
-        # start their keys with the same rank), so any suits will do to find it
-        plain = {rank: tuple(range(n)) for rank, n in multiplicity.items()}
-        deciding = deciding_card(_hand_of(plain)) // 4 + 2
-        others = [rank for rank in multiplicity if rank != deciding]
-        ways_for_others = 1
-        for rank in others:
-            ways_for_others *= comb(4, multiplicity[rank])
-        for suits in combinations(range(4), multiplicity[deciding]):
-            groups = {deciding: suits}
-            # the other ranks take a suit the deciding card does not have, so no flush
-            for rank in others:
-                free = [s for s in range(4) if s != suits[0]] + [suits[0]]
-                groups[rank] = tuple(free[: multiplicity[rank]])
-            hand = _hand_of(groups)
-            assert size == 3 or category(hand) != "flush"
-            counts[row_order(hand, rules)] += ways_for_others
-        if size == 5 and len(multiplicity) == 5:
-            for suit in range(4):
-                # one of the ways counted above with the deciding card in this suit is the
-                # flush: move it to its own key
-                flush = _hand_of({rank: (suit,) for rank in ranks})
-                mixed = _hand_of(
-                    {rank: (suit if rank == deciding else (suit + 1) % 4,) for rank in ranks}
-                )
-                counts[row_order(mixed, rules)] -= 1
-                counts[row_order(flush, rules)] += 1
+        counts.update(multiset_key_counts(ranks, suit_tiebreak))
     assert sum(counts.values()) == HANDS_OF_SIZE[size]
     return dict(counts)
 
@@ -502,7 +536,7 @@ def score(players: Sequence[Rows], rules: Rules, stake: float = 1) -> Table:
     fouled = [not dragon[i] and check(*players[i], rules).fouled for i in range(n)]
 
     def gets_super(i: int) -> bool:
-        if rules["super_multiplier"] <= 0 or n < rules["super_min_players"]:
+        if rules["super_multiplier"] <= 0 or n not in rules["super_players"]:
             return False
         if fouled[i] or dragon[i]:
             return False

@@ -161,6 +161,19 @@ def test_check_suit_tiebreak_decides_equal_rows(api_client: FlaskClient) -> None
     assert plain["rows"][1]["strength"] == plain["rows"][2]["strength"]
 
 
+def test_check_kicker_never_decides(api_client: FlaskClient) -> None:
+    # RULES.md 4.1, seed 001 ("kartu kicker hanya sebagai kartu pelengkap"): two pairs of
+    # aces; the bottom's ace of spades beats the middle's kings and queens
+    body = {
+        "top": ["2c", "3d", "5h"],
+        "middle": ["Ah", "Ac", "Kd", "Qd", "Js"],
+        "bottom": ["As", "Ad", "2s", "3s", "4h"],
+    }
+    assert post(api_client, "/v1/susun/check", body)["fouled"] is False
+    plain = post(api_client, "/v1/susun/check", {**body, "rules": {"preset": "classic"}})
+    assert plain["out_of_order"] == ["middle>bottom"]
+
+
 def test_check_answers_canonical_cards(api_client: FlaskClient) -> None:
     body = {
         "top": ["2♣", "3D", "4h"],
@@ -347,6 +360,39 @@ def test_score_worked_example(api_client: FlaskClient) -> None:
     assert two_four["points"] == [12, 4, -4, -12]
     assert two_four["money"] == [1200, 400, -400, -1200]
     assert two_four["fee_total"] == 0
+
+
+HEADS_UP_SWEEPER = {
+    "top": ["As", "Kd", "9c"],
+    "middle": ["Ks", "Kc", "5d", "6d", "8c"],
+    "bottom": ["Qs", "Qc", "Qd", "7h", "7d"],
+}
+HEADS_UP_SWEPT = {
+    "top": ["2d", "3c", "4s"],
+    "middle": ["5c", "5s", "6c", "8d", "Th"],
+    "bottom": ["9d", "9s", "Jc", "Jd", "2h"],
+}
+
+
+@pytest.mark.parametrize(
+    ("rules", "points", "multiplier"),
+    [
+        (None, 12, 4),  # super_players [2, 4]: sweeping the one opponent is a super
+        ({"super_players": [4]}, 6, 2),
+        ({"super_min_players": 4}, 6, 2),  # the legacy setting, read as super_players [4]
+        ({"super_min_players": 2}, 12, 4),
+    ],
+)
+def test_score_heads_up_sweep_is_a_super(
+    api_client: FlaskClient, rules: dict[str, Any] | None, points: int, multiplier: int
+) -> None:
+    body: dict[str, Any] = {"players": [HEADS_UP_SWEEPER, HEADS_UP_SWEPT]}
+    if rules is not None:
+        body["rules"] = rules
+    result = post(api_client, "/v1/susun/score", body)
+    assert result["points"] == [points, -points]
+    assert result["pairs"][0]["multiplier"] == [multiplier, 1]
+    assert result["pairs"][0]["super"] == [multiplier == 4, False]
 
 
 def test_score_auto_arranges_hands(api_client: FlaskClient) -> None:
@@ -604,6 +650,14 @@ def test_wrong_types_and_fields_are_422(
         ({"sweep_multiplier": 2.0}, "rules/sweep_multiplier", "integer"),
         ({"super_multiplier": -1}, "rules/super_multiplier", "0..100"),
         ({"super_min_players": 5}, "rules/super_min_players", "2..4"),
+        ({"super_players": [5]}, "rules/super_players", "2..4"),
+        ({"super_players": 4}, "rules/super_players", "list"),
+        ({"super_players": [2, 2]}, "rules/super_players", "twice"),
+        (
+            {"super_players": [4], "super_min_players": 3},
+            "rules/super_min_players",
+            "does not match super_players",
+        ),
         ({"majority_bonus": True}, "rules/majority_bonus", "integer"),
         ({"foul_points": "12"}, "rules/foul_points", "integer"),
         ({"dragon_points": -208}, "rules/dragon_points", "integer"),

@@ -1,16 +1,19 @@
 """Capsa Susun edge cases, each spelled out by hand from RULES.md section 4 and API.md.
 
-These are the places where Susun engines disagree or go wrong: rows equal in poker order
-(split by suit or tied), a 3-card top against a 5-card middle with missing kickers, bonus
-rows in the wrong position, sweeps, the super at four players and not at three, fouled
-players against a sweeper and against each other, dragons, the worked example of RULES.md
-4.2, the room fee, and bad input. The expected values come from reading the rules, not from
-the oracle, so a misreading shared by the oracle and the engine would still show up.
+These are the places where Susun engines disagree or go wrong: rows equal in their groups
+(split by suit before any kicker, or tied), a 3-card top against a 5-card middle with
+missing kickers, bonus rows in the wrong position, sweeps, the super at two and four
+players and not at three, fouled players against a sweeper and against each other,
+dragons, the worked example of RULES.md 4.2, the room fee, and bad input. The expected
+values come from reading the rules, not from the oracle, so a misreading shared by the
+oracle and the engine would still show up.
 
-Reading of the suit tiebreak used here (as in ``tests/oracle_susun.py``): rows equal in
-poker order are split by the highest-suited card (d < c < h < s) of the group poker compares
-first (the pair, the higher pair, the triple, the top card of a straight, the 5 of A-2-3-4-5,
-the highest card); flushes compare the suit before the ranks.
+Reading of the suit tiebreak used here (RULES.md 4.1, as in ``tests/oracle_susun.py``):
+rows of one category compare by the ranks of their groups (the four, the triple, the
+pairs from the higher down, a straight's top card, every rank of a high-card hand), then
+by the highest-suited card (d < c < h < s) of the group compared first (the pair, the
+higher pair, the triple, the top card of a straight, the 5 of A-2-3-4-5, the highest
+card), and never by a kicker; flushes compare the suit before the ranks.
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ def test_presets_are_the_rules_table() -> None:
     assert default["suit_tiebreak"] is True
     assert default["bonus_rows"]["middle"]["royal_flush"] == 22
     assert (default["sweep_multiplier"], default["super_multiplier"]) == (2, 4)
-    assert (default["super_min_players"], default["foul_points"]) == (4, 12)
+    assert (default["super_players"], default["foul_points"]) == ([2, 4], 12)
     assert (default["dragon_points"], default["room_fee"]) == (208, 0.03)
     two_four = susun.Rules.from_dict({"preset": "two-four"}).to_dict()
     assert (two_four["sweep_multiplier"], two_four["majority_bonus"]) == (1, 1)
@@ -185,25 +188,104 @@ def test_equal_rows_tie_in_row_key_only_without_tiebreak() -> None:
     assert key("As Ad Kc Qc Jc", rules_of()) == key("As Ah Kd Qh Jc", rules_of())
 
 
-# (top, middle, bottom, out_of_order) — the same under every preset
+# RULES.md 4.1, seed 001: "kartu kicker hanya sebagai kartu pelengkap" (kicker cards only
+# complete the hand): after the ranks of the groups the suit of the deciding card decides,
+# before any kicker.
+KICKER_NEVER_DECIDES = [
+    # (stronger with the tiebreak, weaker with it; poker order's kickers say the opposite)
+    ("As Ad 2c 3c 4h", "Ah Ac Kd Qd Js"),  # the RULES.md example: the ace of spades
+    ("Qs Qd 8c 8d 5c", "Qh Qc 8s 8h Ad"),  # the RULES.md example: the higher pair's spade
+    ("Js Jd 4c 3c 2h", "Jh Jc Ad Kd Qs"),  # a pair of jacks, kickers A K Q against 4 3 2
+    ("As Ad 2c", "Ah Ac Kd Qd Js"),  # a top row against a middle row (a foul check)
+    ("Ts Td 7c 7d 2c", "Th Tc 7s 7h Ad"),  # two pair, kicker two against ace
+]
+
+
+@pytest.mark.parametrize(("stronger", "weaker"), KICKER_NEVER_DECIDES)
+def test_kicker_never_decides(stronger: str, weaker: str) -> None:
+    with_tiebreak, without = rules_of(), rules_of("classic")
+    assert key(stronger, with_tiebreak) > key(weaker, with_tiebreak)
+    assert key(stronger, without) < key(weaker, without)  # poker order reads the kickers
+
+
+def test_seed_examples_decide_rows_at_a_table() -> None:
+    # the two RULES.md 4.1 examples head to head in the middle and the bottom
+    a = rows("2c 3d 5h", "As Ad 2s 3s 4h", "Qs Qd 8c 8d 5c")
+    b = rows("2d 3c 6h", "Ah Ac Kd Jd Ts", "Qh Qc 8s 8h 9d")
+    for player in (a, b):
+        assert not susun.check(player["top"], player["middle"], player["bottom"], rules_of()).fouled
+    t = susun.score([a, b], rules_of())
+    assert t.pairs[0]["rows"] == {"top": -1, "middle": 1, "bottom": 1}
+    assert [int(p) for p in t.points] == [1, -1]
+    # poker order gives both rows to b's kickers: b sweeps (x2 in classic)
+    assert points(rules_of("classic"), a, b) == [-6, 6]
+
+
+def test_kickers_never_decide_the_same_groups_and_suit_tie() -> None:
+    rules = rules_of()
+    # four of a kind: only the four (one deck holds no two equal fours, but percentiles
+    # compare every hand)
+    assert key("9s 9d 9c 9h 2d", rules) == key("9s 9d 9c 9h Ad", rules)
+    # a pair with the same best suit, any kickers
+    assert key("As Ad 2c 3c 4h", rules) == key("As Ah Kd Qd Js", rules)
+    assert key("As Ad Kc", rules) == key("As Ah 4d 3c 2c", rules)
+    # two pair: both pairs, then the suit of the higher one, never the kicker
+    assert key("Qs Qd 8c 8d 5c", rules) == key("Qs Qh 8s 8h Ad", rules)
+    assert key("Qc Qd 9c 9d 2c", rules) > key("Qs Qh 8s 8h Ad", rules)  # nines over eights
+    # a full house's pair is a group, not a kicker; then the triple's best suit
+    assert key("Kc Kd Kh 4c 4d", rules) > key("Ks Kd Kh 2c 2d", rules)
+    assert key("Ks Kd Kc 2h 2s", rules) > key("Kh Kd Kc 2c 2d", rules)
+    # straights and straight flushes: the top card, then its suit
+    assert key("9c Tc Jd Qd Ks", rules) > key("9d Th Jh Qs Kh", rules)
+    assert key("9h Th Jh Qh Kh", rules) < key("9s Ts Js Qs Ks", rules)
+    assert key("Ah Kh Qh Jh Th", rules) > key("9s Ts Js Qs Ks", rules)
+    # high cards: every rank first, then the suit of the highest card
+    assert key("Ks Jc 9c 7c 5d", rules) > key("Kh Js 9s 7s 5s", rules)
+    assert key("Kd Jc 9c 7c 6d", rules) > key("Ks Jh 9h 7h 5h", rules)
+
+
+# (top, middle, bottom, out_of_order under capsa-susun, out_of_order under classic)
 TOP_AGAINST_MIDDLE = {
-    "AAK on top, AAK32 in the middle: missing kickers lose": (
+    "AAK on top, AAK32 in the middle: the ace of spades, not the kickers": (
         "As Ad Kc",
         "Ah Ac Kd 3c 2c",
         "5h 6h 7h 8h Th",
+        ["top>middle"],
         [],
+    ),
+    "AAK on top under AA32 with the ace of spades": (
+        "Ah Ad Kc",
+        "As Ac 4d 3c 2c",
+        "5h 6h 7h 8h Th",
+        [],
+        ["top>middle"],
     ),
     "AAQ on top over AAJ32 in the middle": (
         "As Ad Qc",
         "Ah Ac Jd 3c 2c",
         "5h 6h 7h 8h Th",
         ["top>middle"],
+        ["top>middle"],
     ),
-    "AKQ high on top, AKQJ9 in the middle": ("As Ks Qs", "Ah Kh Qh Jd 9c", "2c 2d 2h 3c 3d", []),
+    "AKQ high on top, AKQJ9 in the middle: a missing rank is lower": (
+        "As Ks Qs",
+        "Ah Kh Qh Jd 9c",
+        "2c 2d 2h 3c 3d",
+        [],
+        [],
+    ),
+    "AKQ high with the ace of spades on top, AKQ32 in the middle": (
+        "As Kd Qc",
+        "Ah Kh Qh 3d 2c",
+        "2d 2h 2s 4c 4d",
+        [],
+        [],
+    ),
     "trips on top over smaller trips in the middle": (
         "Kc Kd Kh",
         "Qs Qh Qd 2c 3d",
         "As Ad Ah Ac 4c",
+        ["top>middle"],
         ["top>middle"],
     ),
     "trips on top under bigger trips in the middle": (
@@ -211,11 +293,13 @@ TOP_AGAINST_MIDDLE = {
         "Kc Kd Kh 2c 3d",
         "As Ad Ah Ac 4c",
         [],
+        [],
     ),
     "both rows out of order": (
         "As Ad Ac",
         "Kc Kd 2h 3h 4s",
         "Qc Qd 5h 6h 8s",
+        ["top>middle", "middle>bottom"],
         ["top>middle", "middle>bottom"],
     ),
 }
@@ -224,7 +308,8 @@ TOP_AGAINST_MIDDLE = {
 @pytest.mark.parametrize("case", list(TOP_AGAINST_MIDDLE))
 @pytest.mark.parametrize("preset", ["capsa-susun", "classic"])
 def test_top_against_middle(case: str, preset: str) -> None:
-    top, middle, bottom, out_of_order = TOP_AGAINST_MIDDLE[case]
+    top, middle, bottom, with_tiebreak, without = TOP_AGAINST_MIDDLE[case]
+    out_of_order = with_tiebreak if preset == "capsa-susun" else without
     c = check(top, middle, bottom, rules_of(preset))
     assert c.fouled is bool(out_of_order)
     assert sorted(c.out_of_order) == sorted(out_of_order)
@@ -232,13 +317,19 @@ def test_top_against_middle(case: str, preset: str) -> None:
 
 
 def test_three_and_five_card_rows_share_one_scale() -> None:
-    rules = rules_of()
-    assert key("As Ad Kc", rules) < key("Ah Ac Kd 3c 2c", rules)
-    assert key("As Ad Qc", rules) > key("Ah Ac Jd 3c 2c", rules)
-    assert key("Qs Qh Qd", rules) < key("Qs Qh Qd 3c 2c", rules)
-    assert key("Qs Qh Qd", rules) > key("Js Jh Jd Ac Kc", rules)
-    assert key("As Ks Qs", rules) < key("2c 2d 3h", rules)  # three suited cards: no flush
-    assert key("As Ks Qs", rules) < key("Ah Kh Qh 3d 2c", rules)
+    rules, plain = rules_of(), rules_of("classic")
+    # poker order: a missing kicker counts lower than any card
+    assert key("As Ad Kc", plain) < key("Ah Ac Kd 3c 2c", plain)
+    assert key("As Ad Qc", plain) > key("Ah Ac Jd 3c 2c", plain)
+    assert key("Qs Qh Qd", plain) < key("Qs Qh Qd 3c 2c", plain)
+    # with the tiebreak a pair or a triple is its rank and its best suit, whatever the size
+    assert key("As Ad Kc", rules) > key("Ah Ac Kd 3c 2c", rules)
+    assert key("Ah Ad Kc", rules) < key("As Ac 4d 3c 2c", rules)
+    assert key("Qs Qh Qd", rules) == key("Qs Qh Qd 3c 2c", rules)
+    for r in (rules, plain):
+        assert key("Qs Qh Qd", r) > key("Js Jh Jd Ac Kc", r)
+        assert key("As Ks Qs", r) < key("2c 2d 3h", r)  # three suited cards: no flush
+        assert key("As Ks Qs", r) < key("Ah Kh Qh 3d 2c", r)  # high cards: every rank first
 
 
 # ----------------------------------------------------------------------------- percentiles
@@ -262,6 +353,24 @@ def test_three_and_five_card_rows_share_one_scale() -> None:
         ("As Ah Ad", "capsa-susun", THREE_CARD_HANDS - 3, 3, THREE_CARD_HANDS),
         ("Ac Ad Ah", "capsa-susun", THREE_CARD_HANDS - 4, 1, THREE_CARD_HANDS),
         ("As Ah Ad", "two-four", THREE_CARD_HANDS - 4, 4, THREE_CARD_HANDS),
+        # pair of aces with the ace of spades: every high card and smaller pair, the 14,080
+        # pairs of aces topped by the club and 28,160 by the heart; a tie with the other
+        # 42,240 holding the spade, whatever their kickers. Poker order: the 384 AA432.
+        ("As Ad 2c 3c 4h", "capsa-susun", 1_302_540 + 1_013_760 + 42_240, 42_240, FIVE_CARD_HANDS),
+        ("Ah Ac Kd Qd Js", "capsa-susun", 1_302_540 + 1_013_760 + 14_080, 28_160, FIVE_CARD_HANDS),
+        ("As Ad 2c 3c 4h", "classic", 1_302_540 + 1_013_760, 384, FIVE_CARD_HANDS),
+        # queens and eights with the queen of spades: below, 51 rank pairs x 1,584 and the
+        # 792 without that queen; tied, the 792 with it
+        ("Qs Qd 8c 8d 5c", "capsa-susun", 2_400_780 + 51 * 1_584 + 792, 792, FIVE_CARD_HANDS),
+        # a full house compares its pair too: kings over fours, its triple topped by hearts
+        # (only {c, d, h} is), above kings over twos and threes
+        ("Kc Kd Kh 4c 4d", "capsa-susun", 2_594_552 + 11 * 12 * 24 + 2 * 24, 6, FIVE_CARD_HANDS),
+        # four nines: the kicker never counts, all 48 tie; in poker order the 4 with a 2 do
+        ("9s 9d 9c 9h 2d", "capsa-susun", 2_598_296 + 7 * 48, 48, FIVE_CARD_HANDS),
+        ("9s 9d 9c 9h 2d", "classic", 2_598_296 + 7 * 48, 4, FIVE_CARD_HANDS),
+        # a pair of aces on top with the ace of spades: 18,304 high cards, 3,456 smaller
+        # pairs, 144 lower pairs of aces; 144 tie
+        ("As Ad 2c", "capsa-susun", 18_304 + 3_456 + 144, 144, THREE_CARD_HANDS),
     ],
 )
 def test_percentile_by_hand(cards: str, preset: str, beaten: int, tied: int, total: int) -> None:
@@ -316,24 +425,38 @@ def test_the_fixture_players_are_what_their_names_say() -> None:
 
 
 @pytest.mark.parametrize(
-    ("preset", "expected"), [("capsa-susun", 6), ("classic", 6), ("two-four", 4)]
+    ("preset", "expected"), [("capsa-susun", 12), ("classic", 6), ("two-four", 4)]
 )
 def test_sweep_of_plain_rows(preset: str, expected: int) -> None:
-    # three plain rows x the sweep multiplier; two-four: x1 plus the majority bonus
+    # three plain rows x the multiplier: capsa-susun's super x4 (heads-up, sweeping the one
+    # opponent is sweeping the table), classic's sweep x2; two-four: x1 plus the majority
     assert points(rules_of(preset), A_PLAIN, B_WEAK) == [expected, -expected]
     assert points(rules_of(preset), B_WEAK, A_PLAIN) == [-expected, expected]
 
 
+def test_super_at_two_players() -> None:
+    # RULES.md 4.2 / 4.3: super_players defaults to [2, 4]; a 2-player sweep under
+    # capsa-susun is worth 12 (3 rows x super 4), not 6
+    t = susun.score([A_PLAIN, B_WEAK], rules_of())
+    assert [int(p) for p in t.points] == [12, -12]
+    assert t.pairs[0]["super"] == [True, False]
+    # without 2 in super_players the sweep multiplier applies
+    assert points(rules_of(super_players=[4]), A_PLAIN, B_WEAK) == [6, -6]
+    assert points(rules_of(super_players=[]), A_PLAIN, B_WEAK) == [6, -6]
+
+
 def test_sweep_multiplier_is_a_setting() -> None:
-    assert points(rules_of("capsa-susun", sweep_multiplier=3), A_PLAIN, B_WEAK) == [9, -9]
+    no_heads_up_super = rules_of("capsa-susun", sweep_multiplier=3, super_players=[4])
+    assert points(no_heads_up_super, A_PLAIN, B_WEAK) == [9, -9]
+    assert points(rules_of("capsa-susun", super_multiplier=5), A_PLAIN, B_WEAK) == [15, -15]
 
 
 @pytest.mark.parametrize(
-    ("preset", "expected"), [("capsa-susun", 9), ("classic", 6), ("two-four", 4)]
+    ("preset", "expected"), [("capsa-susun", 13), ("classic", 6), ("two-four", 4)]
 )
 def test_sweep_with_a_bonus_row(preset: str, expected: int) -> None:
     # capsa-susun: middle and bottom plain (trips in the middle, a full house on the bottom
-    # are not bonus rows) x2, plus trips on top 5 unmultiplied
+    # are not bonus rows) x super 4 (two players), plus trips on top 5 unmultiplied
     assert points(rules_of(preset), A_TRIPS_ON_TOP, B_WEAK) == [expected, -expected]
 
 
@@ -351,9 +474,9 @@ def test_rows_tied_without_the_tiebreak_are_won_by_nobody() -> None:
     assert points(rules_of("two-four"), a, b) == [0, 0]  # no majority on 0 rows to 0
     # with the tiebreak: top 5s over 5h (b), middle Qc over Qd (a), bottom Ks over Kc (b)
     assert points(rules_of("capsa-susun"), a, b) == [-1, 1]
-    # and with the middle queens swapped b sweeps: 3 x 2
+    # and with the middle queens swapped b sweeps: 3 x super 4 (two players)
     a["middle"], b["middle"] = parse("6c 7d 8h Tc Qd"), parse("6d 7c 8s Td Qc")
-    assert points(rules_of("capsa-susun"), a, b) == [-6, 6]
+    assert points(rules_of("capsa-susun"), a, b) == [-12, 12]
 
 
 def test_two_four_majority_needs_more_rows_not_a_tie() -> None:
@@ -402,9 +525,48 @@ def test_super_at_four_players() -> None:
 
 
 def test_no_super_at_three_players() -> None:
-    assert points(rules_of(), SWEEPER, B4, C4) == [12, -7, -5]
-    # ... unless the table minimum says three is enough
+    # seed 001: super does not apply when only 3 play (super_players [2, 4]): A sweeps
+    # both at x2
+    t = susun.score([SWEEPER, B4, C4], rules_of())
+    assert [int(p) for p in t.points] == [12, -7, -5]
+    assert not any(flag for pair in t.pairs for flag in pair["super"])
+    # ... unless super_players says three is a super table
+    assert points(rules_of(super_players=[3]), SWEEPER, B4, C4) == [24, -13, -11]
+    assert points(rules_of(super_players=[2, 3, 4]), SWEEPER, B4, C4) == [24, -13, -11]
+    # and 3 alone does not make the super count at 4
+    assert points(rules_of(super_players=[3]), SWEEPER, B4, C4, D4) == [18, -13, -11, 6]
+
+
+def test_legacy_super_min_players_is_read_as_super_players() -> None:
+    # the old setting (the fewest players for a super) still works, converted
+    assert rules_of(super_min_players=3).to_dict()["super_players"] == [3, 4]
+    assert rules_of(super_min_players=2).to_dict()["super_players"] == [2, 3, 4]
+    legacy = susun.Rules.from_dict({"preset": "capsa-susun", "super_min_players": 4})
+    assert legacy.to_dict()["super_players"] == [4]
+    assert "super_min_players" not in legacy.to_dict()
     assert points(rules_of(super_min_players=3), SWEEPER, B4, C4) == [24, -13, -11]
+    # both at once must agree
+    both = {"preset": "capsa-susun", "super_min_players": 3, "super_players": [4, 3]}
+    assert susun.Rules.from_dict(both).to_dict()["super_players"] == [3, 4]
+    with pytest.raises(ValueError, match=r"super_min_players .*does not match super_players"):
+        susun.Rules.from_dict({**both, "super_players": [2, 4]})
+
+
+@pytest.mark.parametrize(
+    ("overrides", "needle"),
+    [
+        ({"super_players": [3, 5]}, "super_players must be a list of table sizes in 2..4"),
+        ({"super_players": 4}, "super_players must be a list"),
+        ({"super_players": [True]}, "super_players must be a list"),
+        ({"super_players": "24"}, "super_players must be a list"),
+        ({"super_players": [2, 2]}, "super_players lists a table size twice"),
+        ({"super_min_players": 5}, r"super_min_players \(legacy; use super_players\).*2\.\.4"),
+        ({"super_min_players": [2]}, "super_min_players"),
+    ],
+)
+def test_bad_super_players_are_refused(overrides: dict[str, Any], needle: str) -> None:
+    with pytest.raises(ValueError, match=needle):
+        susun.Rules.from_dict({"preset": "capsa-susun", **overrides})
 
 
 def test_no_super_without_a_super_multiplier() -> None:

@@ -19,7 +19,7 @@ namespace {
 using namespace capsa_fast::susun;
 
 Rules make_rules(bool suit_tiebreak, const std::vector<std::vector<int>>& bonus,
-                 int sweep_multiplier, int super_multiplier, int super_min_players,
+                 int sweep_multiplier, int super_multiplier, const std::vector<int>& super_players,
                  int majority_bonus, int foul_points, int dragon_points) {
   Rules r;
   r.suit_tiebreak = suit_tiebreak;
@@ -30,7 +30,13 @@ Rules make_rules(bool suit_tiebreak, const std::vector<std::vector<int>>& bonus,
   }
   r.sweep_multiplier = sweep_multiplier;
   r.super_multiplier = super_multiplier;
-  r.super_min_players = super_min_players;
+  r.super_players = 0;
+  for (const int n : super_players) {
+    if (n < 2 || n > 4) {
+      throw std::invalid_argument("super_players lists table sizes 2..4, got " + std::to_string(n));
+    }
+    r.super_players |= 1u << n;
+  }
   r.majority_bonus = majority_bonus;
   r.foul_points = foul_points;
   r.dragon_points = dragon_points;
@@ -65,7 +71,7 @@ void bind_susun(py::module_& m) {
   py::class_<Rules>(m, "SusunRules")
       .def(py::init(&make_rules), py::arg("suit_tiebreak"), py::arg("bonus"),
            py::arg("sweep_multiplier"), py::arg("super_multiplier"),
-           py::arg("super_min_players"), py::arg("majority_bonus"), py::arg("foul_points"),
+           py::arg("super_players"), py::arg("majority_bonus"), py::arg("foul_points"),
            py::arg("dragon_points"));
 
   py::class_<EvModel>(m, "SusunEvModel")

@@ -11,8 +11,10 @@
 //     then the strongest middle; ev (with a model) reports the exact expected points of the
 //     split it returns, never above the brute-force best (checked in one input in eight,
 //     as it costs 72,072 evaluations); ev without a model is percentile;
-//   - row_key: no tiebreak is strength * 4; with it, the suit of the deciding group or the
-//     flush layout; percentile units rise strictly with the key.
+//   - row_key: no tiebreak is strength * 4; with it, the order of RULES.md 4.1 written out
+//     (the ranks of the groups, then the suit of the deciding card, kickers never; flushes
+//     by suit first), over every 3- and 5-subset of the hand on one scale; percentile units
+//     rise strictly with the key.
 // Then score_table for 2-4 players, from arranged, randomly split or raw rows, against the
 // scoring of RULES.md 4.2 written out pair by pair: zero-sum, antisymmetric, the row
 // winners, supers, multipliers and the points of every pair.
@@ -65,7 +67,7 @@ Rules read_rules(Input& in) {
   r.sweep_multiplier = m < 240 ? 1 + m % 4 : in.range(1, 100);
   const std::uint8_t s = in.byte();
   r.super_multiplier = s < 240 ? s % 6 : in.range(0, 100);
-  r.super_min_players = in.range(2, 4);
+  r.super_players = (in.byte() & 7u) << 2;  // any set of the table sizes 2, 3, 4
   const std::uint8_t j = in.byte();
   r.majority_bonus = j < 240 ? j % 3 : in.range(0, 1000);
   const std::uint8_t fo = in.byte();
@@ -172,10 +174,45 @@ std::uint64_t split_units(const Split& s, const Subsets& sub) {
          sub.units[split_mask(s.bottom.data(), 5)];
 }
 
-// row_key against its documented layout, and percentile units rising with the key.
+// The order of RULES.md 4.1 with the suit tiebreak, packed into one integer: category,
+// the flush suit (flushes compare it first), the ranks of the groups (the four; a full
+// house's triple and pair; the triple; the pairs, higher first; the pair; a straight's top
+// card; every rank of a high-card hand or a flush, a missing one lowest), then the suit
+// (d < c < h < s) of the highest card of the group compared first. Kickers are left out.
+std::uint32_t reference_order(const int* cs, int n) {
+  const auto cat = poker::category_of(poker::evaluate(cs, n));
+  const bool flush = cat == poker::Category::kFlush;
+  int count[13] = {};
+  for (int i = 0; i < n; ++i) ++count[rank_of(cs[i])];
+  int ranks[5], k = 0;
+  if (cat == poker::Category::kStraight || cat == poker::Category::kStraightFlush) {
+    int top = 12;
+    while (count[top] == 0) --top;
+    ranks[k++] = top == 12 && count[0] ? 3 : top;  // A-2-3-4-5 is five high
+  } else {
+    const bool every_rank = cat == poker::Category::kHighCard || flush;
+    for (int size = 4; size >= 1; --size)
+      for (int r = 12; r >= 0; --r)
+        if (count[r] == size && (size >= 2 || every_rank)) ranks[k++] = r;
+  }
+  int suit = 0;
+  for (int i = 0; i < n; ++i)
+    if (rank_of(cs[i]) == ranks[0]) suit = std::max(suit, kSuitPosition[suit_of(cs[i])]);
+  std::uint32_t v = static_cast<std::uint32_t>(cat) << 2;
+  v |= static_cast<std::uint32_t>(flush ? kSuitPosition[suit_of(cs[0])] : 0);
+  for (int j = 0; j < 5; ++j) v = v << 4 | static_cast<std::uint32_t>(j < k ? ranks[j] + 1 : 0);
+  return v << 2 | static_cast<std::uint32_t>(flush ? 0 : suit);
+}
+
+// row_key against the order of the rules (poker strength without the tiebreak,
+// reference_order with it), 3- and 5-card rows together, and percentile units rising with
+// the key within a size.
 void check_row_keys(const int* hand, const Subsets& sub, bool tb) {
-  const int flush_first = poker::category_start(static_cast<int>(poker::Category::kFlush));
-  const int flush_span = poker::category_start(static_cast<int>(poker::Category::kFlush) + 1) - flush_first;
+  struct Seen {
+    std::uint32_t ref;
+    RowKey key;
+  };
+  std::vector<Seen> order;
   for (const auto* list : {&sub.threes, &sub.fives}) {
     std::vector<std::pair<RowKey, std::uint32_t>> seen;
     for (const unsigned m : *list) {
@@ -186,20 +223,8 @@ void check_row_keys(const int* hand, const Subsets& sub, bool tb) {
       const RowKey key = sub.key[m];
       FUZZ_CHECK(key < kNumRowKeys);
       const poker::Strength st = poker::evaluate(cs, n);
-      const poker::Description d = poker::describe(st);
-      if (!tb) {
-        FUZZ_CHECK(key == st * 4);
-      } else if (d.category == poker::Category::kFlush) {
-        const int rel = key - flush_first * 4;
-        FUZZ_CHECK(rel >= 0 && rel < 4 * flush_span);
-        FUZZ_CHECK(rel / flush_span == kSuitPosition[suit_of(cs[0])]);
-        FUZZ_CHECK(rel % flush_span == st - flush_first);
-      } else {
-        int best = -1;
-        for (int i = 0; i < n; ++i)
-          if (rank_of(cs[i]) == d.ranks[0]) best = std::max(best, kSuitPosition[suit_of(cs[i])]);
-        FUZZ_CHECK(key == st * 4 + best);
-      }
+      if (!tb) FUZZ_CHECK(key == st * 4);
+      order.push_back({tb ? reference_order(cs, n) : st, key});
       // The same cards in another order give the same key.
       std::reverse(cs, cs + n);
       FUZZ_CHECK(row_key(cs, n, tb) == key);
@@ -212,6 +237,12 @@ void check_row_keys(const int* hand, const Subsets& sub, bool tb) {
       if (seen[i].first == seen[i - 1].first) FUZZ_CHECK(seen[i].second == seen[i - 1].second);
       else FUZZ_CHECK(seen[i].second > seen[i - 1].second);
     }
+  }
+  // Sorted by the reference, the keys rise with it and are equal exactly where it is.
+  std::sort(order.begin(), order.end(), [](const Seen& a, const Seen& b) { return a.ref < b.ref; });
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    if (order[i].ref == order[i - 1].ref) FUZZ_CHECK(order[i].key == order[i - 1].key);
+    else FUZZ_CHECK(order[i].key > order[i - 1].key);
   }
 }
 
@@ -366,7 +397,7 @@ struct Reference {
     return row(i, j, 0) == 1 && row(i, j, 1) == 1 && row(i, j, 2) == 1;
   }
   bool super(std::size_t i) const {
-    if (r.super_multiplier == 0 || static_cast<int>(p.size()) < r.super_min_players) return false;
+    if (r.super_multiplier == 0 || !(r.super_players >> p.size() & 1u)) return false;
     if (p[i].fouled || dragon(i)) return false;
     for (std::size_t j = 0; j < p.size(); ++j)
       if (j != i && !sweeps(i, j)) return false;

@@ -82,17 +82,21 @@ struct SubsetTables {
   std::array<poker::Strength, kNumFives> strength5;
 };
 
-// Per strength: the rank whose highest suit breaks ties, and whether it is a flush.
+// Per strength: the rank whose highest suit breaks ties, the key before that suit
+// (group_strength * 4), and whether it is a flush.
 struct TiebreakInfo {
   std::array<std::int8_t, poker::kMaxStrength + 1> rank{};
   std::array<std::uint8_t, poker::kMaxStrength + 1> category{};
+  std::array<RowKey, poker::kMaxStrength + 1> base{};
   std::array<bool, poker::kMaxStrength + 1> flush{};
   int flush_first = 0, flush_span = 0;
   TiebreakInfo() {
     for (int st = 1; st <= poker::kMaxStrength; ++st) {
-      const poker::Description d = poker::describe(static_cast<poker::Strength>(st));
+      const auto s = static_cast<poker::Strength>(st);
+      const poker::Description d = poker::describe(s);
       rank[static_cast<std::size_t>(st)] = static_cast<std::int8_t>(d.ranks[0]);
       category[static_cast<std::size_t>(st)] = static_cast<std::uint8_t>(d.category);
+      base[static_cast<std::size_t>(st)] = static_cast<RowKey>(group_strength(s) * 4);
       flush[static_cast<std::size_t>(st)] = d.category == poker::Category::kFlush;
     }
     flush_first = poker::category_start(static_cast<int>(poker::Category::kFlush));
@@ -113,7 +117,7 @@ inline RowKey tiebreak_key(poker::Strength st, unsigned subset, const int* suit_
                                (st - kTiebreak.flush_first));
   }
   const unsigned group = subset & rank_positions[kTiebreak.rank[st]];
-  return static_cast<RowKey>(st * 4 + suit_position[31 - __builtin_clz(group)]);
+  return static_cast<RowKey>(kTiebreak.base[st] + suit_position[31 - __builtin_clz(group)]);
 }
 
 // The hand sorted by rank, then Susun suit order (the search's working order), and where
@@ -545,7 +549,7 @@ double expected_points(const float* p, const float* t, const float* lossv, const
   // A sweep multiplies our plain rows; being swept, theirs (taken as plain: bonus rows
   // are rare and their value is already in lossv).
   double extra = (rules.sweep_multiplier - 1) * (sweep * plain - swept * 3.0);
-  if (rules.super_multiplier > 0 && opponents + 1 >= rules.super_min_players) {
+  if (super_applies(rules, opponents + 1)) {
     // Sweeping every opponent (taken as independent) lifts the sweep to the super multiplier.
     double all = 1;
     for (int o = 0; o < opponents; ++o) all *= sweep;
@@ -593,8 +597,7 @@ TableResult score_table(const std::vector<PlayerRows>& players, const Rules& rul
     const auto& w = res.row_winner[i][j];
     return w[0] == 1 && w[1] == 1 && w[2] == 1;
   };
-  const bool super_table = rules.super_multiplier > 0 &&
-                           static_cast<int>(n) >= rules.super_min_players;
+  const bool super_table = super_applies(rules, static_cast<int>(n));
   for (std::size_t i = 0; i < n && super_table; ++i) {
     if (players[i].fouled || dragon(i)) continue;
     bool all = true;

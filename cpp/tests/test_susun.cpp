@@ -120,6 +120,89 @@ double brute_force_ev(const int* hand, const Rules& rules, const EvModel& m) {
   return best;
 }
 
+// RULES.md 4.1 with the suit tiebreak, written out from the text (no row_key, no
+// poker::describe): category, the flush suit (flushes compare it first), the ranks of the
+// groups (the four; the triple and pair of a full house; the triple; the pairs, higher
+// first; the pair; a straight's top card; every rank of a high-card hand or flush, a
+// missing one lower than any), then the suit d < c < h < s of the highest card of the
+// group compared first. Packed into one integer that compares the same way.
+constexpr int kSuitRank[4] = {1, 0, 2, 3};  // c d h s -> d < c < h < s
+
+std::uint32_t reference_order(const int* cards, int n) {
+  const auto category = static_cast<int>(poker::category_of(poker::evaluate(cards, n)));
+  const bool flush = category == static_cast<int>(poker::Category::kFlush);
+  const bool straight = category == static_cast<int>(poker::Category::kStraight) ||
+                        category == static_cast<int>(poker::Category::kStraightFlush);
+  int count[13] = {};
+  for (int i = 0; i < n; ++i) ++count[rank_of(cards[i])];
+  std::vector<int> ranks;  // the compared ranks, in order
+  if (straight) {
+    int top = 12;
+    while (count[top] == 0) --top;
+    if (top == 12 && count[0] == 1 && count[3] == 1 && count[11] == 0) top = 3;  // A-2-3-4-5
+    ranks.push_back(top);
+  } else {
+    for (int size = 4; size >= 1; --size)
+      for (int r = 12; r >= 0; --r)
+        if (count[r] == size && (size >= 2 || category == 0 || flush)) ranks.push_back(r);
+  }
+  int deciding_suit = 0;
+  for (int i = 0; i < n; ++i)
+    if (rank_of(cards[i]) == ranks[0]) deciding_suit = std::max(deciding_suit, kSuitRank[suit_of(cards[i])]);
+  std::uint32_t v = static_cast<std::uint32_t>(category);
+  v = v << 2 | static_cast<std::uint32_t>(flush ? kSuitRank[suit_of(cards[0])] : 0);
+  for (std::size_t j = 0; j < 5; ++j) v = v << 4 | (j < ranks.size() ? static_cast<std::uint32_t>(ranks[j] + 1) : 0u);
+  return v << 2 | static_cast<std::uint32_t>(flush ? 0 : deciding_suit);
+}
+
+// Every 3- and 5-card hand: row_key orders them exactly as reference_order with the
+// tiebreak, or as poker strength without it (3- and 5-card rows on one scale), and each
+// hand's percentile units are (2 * hands of its size below + hands equal) counted in that
+// order. With `sample` > 1, the units of one hand in `sample` are checked (every hand
+// still takes part in the order and the counts).
+void check_order_and_percentiles(bool tb, int sample) {
+  struct Entry {
+    std::uint32_t ref;
+    RowKey key;
+    std::uint8_t size;
+  };
+  std::vector<Entry> all;
+  all.reserve(2'598'960 + 22'100);
+  int c[5];
+  for (c[0] = 0; c[0] < 52; ++c[0])
+    for (c[1] = c[0] + 1; c[1] < 52; ++c[1])
+      for (c[2] = c[1] + 1; c[2] < 52; ++c[2]) {
+        all.push_back({tb ? reference_order(c, 3) : poker::evaluate(c, 3), row_key(c, 3, tb), 3});
+        for (c[3] = c[2] + 1; c[3] < 52; ++c[3])
+          for (c[4] = c[3] + 1; c[4] < 52; ++c[4])
+            all.push_back({tb ? reference_order(c, 5) : poker::evaluate(c, 5), row_key(c, 5, tb), 5});
+      }
+  std::sort(all.begin(), all.end(), [](const Entry& a, const Entry& b) { return a.ref < b.ref; });
+  int order_errors = 0;
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    const bool same = all[i].ref == all[i - 1].ref;
+    order_errors += same ? all[i].key != all[i - 1].key : all[i].key <= all[i - 1].key;
+  }
+  CHECK_EQ(order_errors, 0);
+  for (const int size : {3, 5}) {
+    std::vector<std::uint32_t> refs;
+    for (const Entry& e : all)
+      if (e.size == size) refs.push_back(e.ref);  // still sorted
+    const std::uint64_t scale = kPercentileDenominator / (2 * refs.size());
+    int unit_errors = 0;
+    std::size_t seen = 0;
+    for (const Entry& e : all) {
+      if (e.size != size || seen++ % static_cast<std::size_t>(sample) != 0) continue;
+      const auto lo = std::lower_bound(refs.begin(), refs.end(), e.ref);
+      const auto hi = std::upper_bound(lo, refs.end(), e.ref);
+      const auto below = static_cast<std::uint64_t>(lo - refs.begin());
+      const auto equal = static_cast<std::uint64_t>(hi - lo);
+      unit_errors += percentile_units(e.key, size, tb) != (2 * below + equal) * scale;
+    }
+    CHECK_EQ(unit_errors, 0);
+  }
+}
+
 PlayerRows rows(const char* top, const char* middle, const char* bottom, const Rules& r) {
   const std::vector<int> t = parse_cards(top), m = parse_cards(middle), b = parse_cards(bottom);
   return player_rows(t.data(), m.data(), b.data(), r);
@@ -177,6 +260,26 @@ int main() {
     CHECK(exact >= ev_hands - 2);
   }
 
+  // The suit tiebreak's order and the percentile tables against a reference written from
+  // RULES.md 4.1, over every hand.
+  check_order_and_percentiles(true, short_run ? 97 : 1);
+  check_order_and_percentiles(false, short_run ? 97 : 1);
+  // Seed 001: "kartu kicker hanya sebagai kartu pelengkap": the groups' ranks, then the
+  // suit of the deciding card, before any kicker (RULES.md 4.1's examples).
+  auto key = [](const char* text, bool tb) {
+    const std::vector<int> c = parse_cards(text);
+    return row_key(c.data(), static_cast<int>(c.size()), tb);
+  };
+  CHECK(key("As Ad 2c 3c 4h", true) > key("Ah Ac Kd Qd Js", true));
+  CHECK(key("Qs Qd 8c 8d 5c", true) > key("Qh Qc 8s 8h Ad", true));
+  CHECK(key("As Ad 2c 3c 4h", false) < key("Ah Ac Kd Qd Js", false));
+  CHECK(key("Qs Qd 8c 8d 5c", false) < key("Qh Qc 8s 8h Ad", false));
+  CHECK_EQ(key("As Ad Kc", true), key("As Ah 4d 3c 2c", true));  // pairs: rank and suit only
+  CHECK(key("As Kd Qc", true) < key("Ah Kh Qh 3d 2c", true));   // high cards: every rank
+  CHECK(key("9s Ts Js Qs Ks", true) > key("9h Th Jh Qh Kh", true));  // then the top card's suit
+  CHECK_EQ(group_strength(poker::evaluate(parse_cards("Ah Ac Kd Qd Js").data(), 5)),
+           group_strength(poker::evaluate(parse_cards("Ah Ac 4d 3d 2s").data(), 5)));
+
   // Equal middle and bottom rows: fouled only when the suit tiebreak orders them wrongly.
   const PlayerRows equal_plain = rows("2c 3d 5h", "Kd Kc 9d 7c 4d", "Ks Kh 9s 7s 4s", plain);
   CHECK(!equal_plain.fouled);
@@ -211,7 +314,14 @@ int main() {
   std::vector<PlayerRows> two(2);
   two[0].key = {10, 20, 30};
   two[1].key = {5, 15, 25};
-  CHECK_EQ(score_table(two, tiebreak).points[0], 6);  // swept: 3 plain rows x 2
+  // Swept heads-up: a super at 2 players (seed 001, super_players default {2, 4}): 3 plain
+  // rows x 4, not x 2; without 2 in super_players, the sweep multiplier.
+  CHECK_EQ(score_table(two, tiebreak).points[0], 12);
+  CHECK(score_table(two, tiebreak).super_player[0]);
+  Rules four_only = tiebreak;
+  four_only.super_players = 1u << 4;
+  CHECK_EQ(score_table(two, four_only).points[0], 6);
+  CHECK(!score_table(two, four_only).super_player[0]);
   two[1].fouled = true;
   two[0].bonus = {0, 3, 0};
   CHECK_EQ(score_table(two, tiebreak).points[0], 15);  // foul 12 + the winner's bonus 3
@@ -222,9 +332,25 @@ int main() {
   const TableResult sup = score_table(four, tiebreak);
   CHECK(sup.super_player[3]);
   CHECK_EQ(sup.between[3][0], 12);  // 3 plain rows x super 4
+  CHECK(score_table(four, four_only).super_player[3]);
+  // Seed 001: super does not apply when only 3 play.
   std::vector<PlayerRows> three(four.begin() + 1, four.end());
   const TableResult no_super = score_table(three, tiebreak);
   CHECK(!no_super.super_player[2]);
   CHECK_EQ(no_super.between[2][0], 6);
+  Rules at_three = tiebreak;
+  at_three.super_players = 1u << 3;
+  CHECK(score_table(three, at_three).super_player[2]);
+  CHECK_EQ(score_table(three, at_three).between[2][0], 12);
+  CHECK(!score_table(four, at_three).super_player[3]);
+  // The ev search's super term follows the same table sizes.
+  {
+    const float p[3] = {0.9f, 0.9f, 0.9f}, t[3] = {0, 0, 0}, l[3] = {1, 1, 1};
+    const int plain_rows[3] = {0, 0, 0};
+    CHECK(expected_points(p, t, l, plain_rows, tiebreak, 1) >
+          expected_points(p, t, l, plain_rows, four_only, 1));
+    CHECK_EQ(expected_points(p, t, l, plain_rows, tiebreak, 2),
+             expected_points(p, t, l, plain_rows, four_only, 2));
+  }
   return capsa_fast::testing::finish("test_susun");
 }

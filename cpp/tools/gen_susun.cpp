@@ -1,4 +1,4 @@
-// Build-time generator of the Susun percentile tables (RULES.md 4.4).
+// Build-time generator of the Susun percentile tables (RULES.md 4.6).
 //
 // For each row size (3, 5) and each setting of the suit tiebreak, counts how many of all
 // 22,100 three-card or 2,598,960 five-card hands have each row key, then writes

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -185,7 +185,7 @@ class SusunRules:
         bonus: list[list[int]],
         sweep_multiplier: int,
         super_multiplier: int,
-        super_min_players: int,
+        super_players: Sequence[int],
         majority_bonus: int,
         foul_points: int,
         dragon_points: int,

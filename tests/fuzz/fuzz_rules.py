@@ -58,6 +58,7 @@ class Game:
         expected: Callable[[str, Any], Any],
         engine: Callable[[Any], None],
         resolve: Callable[[Any], Any],
+        read_aliases: Callable[[Mapping[Any, Any]], Mapping[Any, Any]] = lambda asked: asked,
     ) -> None:
         self.rules = rules
         self.presets = presets
@@ -68,6 +69,8 @@ class Game:
         self.expected = expected
         self.engine = engine
         self.resolve = resolve
+        # The settings asked for, with a legacy name read as the setting it stands for.
+        self.read_aliases = read_aliases
 
 
 # --- Capsa Banting ------------------------------------------------------------------------------
@@ -145,7 +148,18 @@ def banting_engine(rules: Any) -> None:
 # --- Capsa Susun --------------------------------------------------------------------------------
 
 
+SUPER_MIN_PLAYERS = "super_min_players"  # susun: the legacy name of super_players
+
+
 def susun_value(fdp: atheris.FuzzedDataProvider, key: str) -> Any:
+    if key == "super_players":
+        sizes = [
+            fdp.PickValueInList([2, 3, 4, 4, 1, 5, True])
+            for _ in range(fdp.ConsumeIntInRange(0, 4))
+        ]
+        return tuple(sizes) if fdp.ConsumeIntInRange(0, 5) == 0 else sizes
+    if key == SUPER_MIN_PLAYERS:
+        return fdp.PickValueInList([1, 2, 3, 4, 5])
     if key in susun_rules._INT_RANGES:
         lo, hi = susun_rules._INT_RANGES[key]
         return fdp.PickValueInList([lo - 1, lo, lo + 1, (lo + hi) // 2, hi - 1, hi, hi + 1])
@@ -172,11 +186,21 @@ def susun_value(fdp: atheris.FuzzedDataProvider, key: str) -> Any:
 
 
 def susun_expected(key: str, value: Any) -> Any:
+    if key == "super_players":
+        return sorted(value)
     if key == "bonus_rows":
         return {position: dict(value.get(position, {})) for position in susun.POSITIONS}
     if key == "room_fee":
         return float(value)
     return value
+
+
+def susun_aliases(asked: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    """super_min_players=k, accepted, stands for super_players=[n in 2..4 with n >= k]."""
+    if SUPER_MIN_PLAYERS not in asked or "super_players" in asked:
+        return asked
+    sizes = [n for n in (2, 3, 4) if n >= asked[SUPER_MIN_PLAYERS]]
+    return {**asked, "super_players": sizes}
 
 
 def susun_engine(rules: Any) -> None:
@@ -205,11 +229,12 @@ GAMES = (
         susun.Rules,
         susun.PRESETS,
         susun.DEFAULT_PRESET,
-        (),
+        (SUPER_MIN_PLAYERS,),
         susun_value,
         susun_expected,
         susun_engine,
         susun_rules.resolve,
+        susun_aliases,
     ),
 )
 _WORDS = sorted(
@@ -306,6 +331,7 @@ def check_rules(game: Game, rules: Any, asked: Mapping[Any, Any], what: str) -> 
     if type(rules) is not game.rules:
         raise AssertionError(f"{what} gave {short(rules)}")
     settings = rules.to_dict()
+    asked = game.read_aliases(asked)
     name = asked.get(PRESET, game.default)
     if settings[PRESET] != name:
         raise AssertionError(f"{what}: preset {short(settings[PRESET])}, asked for {short(name)}")

@@ -1,8 +1,9 @@
 // Capsa Susun (13-card Chinese poker): row order, fouls, bonus rows, the arrangement
 // search over all 72,072 splits, and table scoring (RULES.md section 4).
 //
-// Rows compare in poker order (poker.hpp). A row key puts 3- and 5-card rows on one scale,
-// larger = stronger, and includes the suit tiebreak when the rules ask for it.
+// Rows compare in poker order (poker.hpp), or with the suit tiebreak in the order of
+// RULES.md 4.1 (the ranks of the groups, then a suit, kickers never). A row key puts 3- and
+// 5-card rows on one scale, larger = stronger.
 #pragma once
 
 #include <array>
@@ -27,7 +28,8 @@ struct Rules {
   std::array<std::array<int, kBonusColumns>, 3> bonus{};
   int sweep_multiplier = 2;
   int super_multiplier = 4;  // 0 = no super
-  int super_min_players = 4;
+  // Bit n set: a super counts at a table of n players (n = 2..4). Default: 2 and 4.
+  unsigned super_players = 1u << 2 | 1u << 4;
   int majority_bonus = 0;
   int foul_points = 12;
   int dragon_points = 208;  // 0 = dragons are arranged as usual
@@ -36,10 +38,26 @@ struct Rules {
 using RowKey = std::uint16_t;
 inline constexpr int kNumRowKeys = (poker::kMaxStrength + 1) * 4;
 
-// Order key of a 3- or 5-card row: strength * 4 plus, with the suit tiebreak, the
-// position (d < c < h < s) of the highest card of the deciding group; flushes with the
-// tiebreak order by suit first, then ranks. Contract: distinct ids, n = 3 or 5.
+// True when a super counts at a table of `players` players under these rules.
+inline bool super_applies(const Rules& rules, int players) noexcept {
+  return rules.super_multiplier > 0 && players >= 2 && players <= 4 &&
+         (rules.super_players >> players & 1u) != 0;
+}
+
+// Order key of a 3- or 5-card row. Without the suit tiebreak: strength * 4 (poker order).
+// With it (RULES.md 4.1): group_strength(strength) * 4 plus the position (d < c < h < s)
+// of the suit of the highest card of the deciding group (the rank poker compares first:
+// the four, the triple, the higher pair, a straight's top card, the highest card), so
+// kickers never decide; flushes order by suit first, then ranks. Contract: distinct ids,
+// n = 3 or 5.
 RowKey row_key(const int* cards, int n, bool suit_tiebreak) noexcept;
+
+// The strongest strength with the same category and the same group ranks as `s`: the
+// four; the triple and the pair of a full house; the triple; both pairs; the pair; a
+// straight's top card; every rank of a high-card hand or a flush. Kickers collapse, so
+// 3- and 5-card rows with the same groups map to one strength. Contract: 1 <= s <=
+// kMaxStrength.
+poker::Strength group_strength(poker::Strength s) noexcept;
 
 // Bonus value of a row in a position (0 when it is not a bonus row there).
 int bonus_value(poker::Strength s, Position pos, const Rules& rules) noexcept;
@@ -47,7 +65,7 @@ int bonus_value(poker::Strength s, Position pos, const Rules& rules) noexcept;
 // True when the 13 cards hold all 13 ranks.
 bool is_dragon(const int* cards13) noexcept;
 
-// P(row) of RULES.md 4.4 as an exact integer in units of 1/kPercentileDenominator:
+// P(row) of RULES.md 4.6 as an exact integer in units of 1/kPercentileDenominator:
 // (2 * hands beaten + hands tied) scaled so 3- and 5-card rows share one denominator.
 inline constexpr std::uint32_t kPercentileDenominator = 25'989'600;  // lcm(2*22100, 2*2598960)
 std::uint32_t percentile_units(RowKey key, int n, bool suit_tiebreak) noexcept;

@@ -88,7 +88,7 @@ def row_key(cards: Any, rules: RulesLike = None) -> int:
 
 
 def percentile(cards: Any, rules: RulesLike = None) -> float:
-    """P(row): the share of all rows of its size it beats, ties counting half (RULES 4.4)."""
+    """P(row): the share of all rows of its size it beats, ties counting half (RULES.md 4.6)."""
     return float(_core.susun_percentile(cards, resolve(rules).suit_tiebreak))
 
 

@@ -1,4 +1,4 @@
-"""The ``ev`` strategy's model of realistic opponents (RULES.md 4.4).
+"""The ``ev`` strategy's model of realistic opponents (RULES.md 4.6).
 
 The shipped data (``data/ev_tiebreak.npz``, ``data/ev_plain.npz``) holds, for each row
 position, how often each row key appeared in simulated deals where every player arranged
@@ -6,7 +6,9 @@ with a baseline strategy (see :mod:`capsa_fast.susun.gen_ev_model`, which regene
 From those counts and a rule set this module builds, per position and row key:
 
 - ``win``: P(our row beats a realistic opponent's row in that position);
-- ``tie``: P(the rows tie) (0 with the suit tiebreak except for identical keys);
+- ``tie``: P(the rows have the same key). With the suit tiebreak two rows of one deal
+  never do (the same key means the same deciding card), so this mass stands for rows
+  that differ only in that card's suit; it counts as neither won nor lost;
 - ``loss``: the expected points a lost row costs: the opponent's bonus value for that row
   under the rules, or 1, averaged over the opponent rows that beat ours.
 

@@ -2,6 +2,11 @@
 
 Presets are rows of :data:`PRESETS`; ``Rules.preset(name, **overrides)`` layers overrides
 on a row. An override of ``bonus_rows`` replaces the whole table.
+
+``super_players`` lists the table sizes at which a super counts. The setting it replaced,
+``super_min_players`` (the fewest players for a super), is still read as a legacy alias:
+``super_min_players=k`` means ``super_players=[n for n in 2..4 if n >= k]``; ``to_dict``
+reports only ``super_players``.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "bonus_rows": _DEFAULT_BONUS,
         "sweep_multiplier": 2,
         "super_multiplier": 4,
-        "super_min_players": 4,
+        "super_players": [2, 4],
         "majority_bonus": 0,
         "foul_points": 12,
         "dragon_points": 208,
@@ -44,7 +49,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "bonus_rows": _NO_BONUS,
         "sweep_multiplier": 2,
         "super_multiplier": 0,
-        "super_min_players": 4,
+        "super_players": [2, 4],
         "majority_bonus": 0,
         "foul_points": 6,
         "dragon_points": 0,
@@ -55,7 +60,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "bonus_rows": _NO_BONUS,
         "sweep_multiplier": 1,
         "super_multiplier": 0,
-        "super_min_players": 4,
+        "super_players": [2, 4],
         "majority_bonus": 1,
         "foul_points": 4,
         "dragon_points": 0,
@@ -63,11 +68,12 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 DEFAULT_PRESET = "capsa-susun"
+TABLE_SIZES = (2, 3, 4)
+LEGACY_SUPER_MIN_PLAYERS = "super_min_players"
 
 _INT_RANGES = {
     "sweep_multiplier": (1, 100),
     "super_multiplier": (0, 100),
-    "super_min_players": (2, 4),
     "majority_bonus": (0, 1000),
     "foul_points": (0, 10_000),
     "dragon_points": (0, 100_000),
@@ -79,6 +85,31 @@ def _check_int(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise ValueError(f"{name} must be an integer in {lo}..{hi}, got {value!r}")
     return value
+
+
+def _check_players(value: Any) -> tuple[int, ...]:
+    """``super_players``: distinct table sizes in 2..4, in any order; kept sorted."""
+    sizes = list(value) if isinstance(value, list | tuple) else None
+    if sizes is None or not all(
+        isinstance(n, int) and not isinstance(n, bool) and n in TABLE_SIZES for n in sizes
+    ):
+        raise ValueError(
+            f"super_players must be a list of table sizes in 2..4 (e.g. [2, 4]), got {value!r}"
+        )
+    if len(set(sizes)) != len(sizes):
+        raise ValueError(f"super_players lists a table size twice: {value!r}")
+    return tuple(sorted(sizes))
+
+
+def _from_legacy_min_players(value: Any) -> list[int]:
+    """``super_players`` for the legacy ``super_min_players`` (the fewest players)."""
+    lo, hi = TABLE_SIZES[0], TABLE_SIZES[-1]
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(
+            f"super_min_players (legacy; use super_players) must be an integer in {lo}..{hi}, "
+            f"got {value!r}"
+        )
+    return [n for n in TABLE_SIZES if n >= value]
 
 
 def _check_bonus(value: Any) -> dict[str, dict[str, int]]:
@@ -119,13 +150,29 @@ class Rules(PresetRules):
     )
     sweep_multiplier: int = 2
     super_multiplier: int = 4
-    super_min_players: int = 4
+    super_players: tuple[int, ...] = (2, 4)
     majority_bonus: int = 0
     foul_points: int = 12
     dragon_points: int = 208
     room_fee: float = 0.03
     preset_name: str = DEFAULT_PRESET
     _core_rules: Any = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def preset(cls, name: str | None = None, /, **overrides: Any) -> Rules:
+        """The preset ``name`` with ``overrides``; reads the legacy ``super_min_players``
+        (see the module docstring), which must agree with ``super_players`` when both come."""
+        if LEGACY_SUPER_MIN_PLAYERS in overrides:
+            overrides = dict(overrides)
+            converted = _from_legacy_min_players(overrides.pop(LEGACY_SUPER_MIN_PLAYERS))
+            if "super_players" not in overrides:
+                overrides["super_players"] = converted
+            elif _check_players(overrides["super_players"]) != tuple(converted):
+                raise ValueError(
+                    f"super_min_players (legacy) means super_players {converted}, which does "
+                    f"not match super_players {overrides['super_players']!r}"
+                )
+        return super().preset(name, **overrides)
 
     @classmethod
     def _build(cls, name: str, settings: dict[str, Any]) -> Rules:
@@ -139,6 +186,7 @@ class Rules(PresetRules):
         return cls(
             suit_tiebreak=settings["suit_tiebreak"],
             bonus_rows=_check_bonus(settings["bonus_rows"]),
+            super_players=_check_players(settings["super_players"]),
             room_fee=float(fee),
             preset_name=name,
             **{k: _check_int(k, settings[k]) for k in _INT_RANGES},
@@ -154,7 +202,7 @@ class Rules(PresetRules):
             bonus,
             self.sweep_multiplier,
             self.super_multiplier,
-            self.super_min_players,
+            list(self.super_players),
             self.majority_bonus,
             self.foul_points,
             self.dragon_points,
@@ -169,7 +217,7 @@ class Rules(PresetRules):
             "bonus_rows": {p: dict(self.bonus_rows.get(p, {})) for p in POSITIONS},
             "sweep_multiplier": self.sweep_multiplier,
             "super_multiplier": self.super_multiplier,
-            "super_min_players": self.super_min_players,
+            "super_players": list(self.super_players),
             "majority_bonus": self.majority_bonus,
             "foul_points": self.foul_points,
             "dragon_points": self.dragon_points,
