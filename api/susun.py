@@ -186,7 +186,7 @@ def score(body: SusunScoreRequest) -> SusunScoreResponse:
     which is arranged with the 'ev' strategy (shown in 'arrangements')."""
     errors = FieldErrors()
     seen: dict[int, str] = {}
-    players: list[dict[str, list[int]]] = []
+    players: list[dict[str, Any]] = []
     for index, player in enumerate(body.players):
         path = f"players/{index}"
         sent = player.model_fields_set
@@ -197,7 +197,12 @@ def score(body: SusunScoreRequest) -> SusunScoreResponse:
                     path, "Give either 'hand' or the rows 'top', 'middle', 'bottom', not both."
                 )
                 continue
-            players.append({"hand": _cards(player.hand, f"{path}/hand", HAND_SIZE, errors, seen)})
+            entry: dict[str, Any] = {
+                "hand": _cards(player.hand, f"{path}/hand", HAND_SIZE, errors, seen)
+            }
+            if player.special is not None:
+                entry["special"] = player.special
+            players.append(entry)
             continue
         if not given:
             errors.add(path, "Give either 'hand' or the rows 'top', 'middle', 'bottom'.")
@@ -205,15 +210,14 @@ def score(body: SusunScoreRequest) -> SusunScoreResponse:
         for position in ROW_SIZES:
             if position not in given:
                 errors.add(f"{path}/{position}", "Field required (or send 'hand' instead).")
-        players.append(
-            {
-                position: _cards(
-                    getattr(player, position), f"{path}/{position}", size, errors, seen
-                )
-                for position, size in ROW_SIZES.items()
-                if position in given
-            }
-        )
+        rows: dict[str, Any] = {
+            position: _cards(getattr(player, position), f"{path}/{position}", size, errors, seen)
+            for position, size in ROW_SIZES.items()
+            if position in given
+        }
+        if player.special is not None:
+            rows["special"] = player.special
+        players.append(rows)
     rules = read_rules(susun.Rules.from_dict, body.rules, errors)
     errors.raise_if_any()
     assert rules is not None

@@ -11,7 +11,13 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from capsa_fast import susun
-from capsa_fast.susun.rules import _INT_RANGES, BONUS_KINDS, TABLE_SIZES, TOP_KINDS
+from capsa_fast.susun.rules import (
+    _INT_RANGES,
+    BONUS_KINDS,
+    OPTIONAL_SPECIALS,
+    TABLE_SIZES,
+    TOP_KINDS,
+)
 from pydantic import ConfigDict, Field, RootModel
 from pydantic.json_schema import SkipJsonSchema
 
@@ -31,10 +37,16 @@ ROW_SIZES = {"top": TOP_SIZE, "middle": ROW_SIZE, "bottom": ROW_SIZE}
 Position = Literal["top", "middle", "bottom"]
 OutOfOrder = Literal["top>middle", "middle>bottom"]
 Strategy = Literal["ev", "percentile", "naive"]
-SpecialName = Literal["dragon"] | None
+SpecialKind = Literal["dragon", "six_pairs", "three_flushes", "three_straights"]
+SpecialName = SpecialKind | None
 Special = Annotated[
     SpecialName,
-    Field(description="'dragon' when the 13 cards hold every rank (and dragons score); null."),
+    Field(
+        description=(
+            "The highest special hand the 13 cards hold that the rules count: 'dragon' (every "
+            "rank), or with 'specials' six_pairs, three_flushes, three_straights; null."
+        )
+    ),
 ]
 
 # What each setting accepts, as the document states it (RULES.md 4.3). Shared by the request
@@ -87,6 +99,24 @@ _SETTING_SCHEMAS: dict[str, dict[str, Any]] = {
         "minimum": 0,
         "exclusiveMaximum": 1,
         "description": "Fraction of each player's positive net money taken by the house.",
+    },
+    "specials": {
+        "type": "array",
+        "items": {"type": "string", "enum": list(OPTIONAL_SPECIALS)},
+        "uniqueItems": True,
+        "description": (
+            "Optional special hands the table counts besides the dragon (RULES.md 4.4; "
+            "all three in susun-specials)."
+        ),
+    },
+    "special_points": {
+        "type": "object",
+        "propertyNames": {"enum": list(OPTIONAL_SPECIALS)},
+        "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 100_000},
+        "description": (
+            "Points a declared special wins from each opponent of lower rank (default 6 "
+            "each; names left out keep theirs)."
+        ),
     },
 }
 
@@ -172,6 +202,14 @@ class SusunPlayerRequest(RequestModel):
     bottom: list[Card] = _optional_cards(ROW_SIZE, "The bottom row: 5 distinct cards.")
     hand: list[Card] = _optional_cards(
         HAND_SIZE, "Instead of rows: 13 cards, arranged with the 'ev' strategy."
+    )
+    special: SpecialKind | SkipJsonSchema[None] = Field(
+        default=None,
+        description=(
+            "A special hand the player declares instead of its rows (it must hold it and "
+            "the rules must count it); its cards still come as 'hand' or rows."
+        ),
+        json_schema_extra=drop_default,
     )
 
 
@@ -270,6 +308,9 @@ class SusunPair(ResponseModel):
     points: list[int] = Field(description="Points each scored against the other; they sum to 0.")
     fouled: list[bool]
     dragon: list[bool]
+    special: list[SpecialName] = Field(
+        description="The special each scored with (a dragon, or one declared); null for rows."
+    )
     super: list[bool] = Field(description="Whether each player swept the whole table.")
 
 
@@ -300,6 +341,8 @@ class SusunSettings(ResponseModel):
     foul_points: int = _setting("foul_points")
     dragon_points: int = _setting("dragon_points")
     room_fee: float = _setting("room_fee")
+    specials: list[str] = _setting("specials")
+    special_points: dict[str, int] = _setting("special_points")
 
 
 class SusunPresetsResponse(ResponseModel):

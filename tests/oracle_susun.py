@@ -89,6 +89,16 @@ Points where the rules text had to be interpreted (the tests avoid the ones mark
       (counts as swept) or swept by them; a dragon opponent prevents it.
 11. Table: net points = sum over opponents (zero-sum); money = points x stake (gross);
     fee = ``room_fee`` x max(money, 0) per player; ``fee_total`` = their sum.
+12. Optional specials (RULES.md 4.4), listed in ``specials`` with their ``special_points``:
+    ``six_pairs`` is six pairs and a single card, where a rank held three times gives one
+    pair and four times two; ``three_flushes`` and ``three_straights`` are tried on every
+    one of the 72,072 splits (a 3-card run is any three consecutive ranks from A-2-3 to
+    Q-K-A; a 5-card straight runs from A-2-3-4-5 to 10-J-Q-K-A). A declared special (or a
+    dragon) is not compared row by row: between two players holding specials the one of
+    higher rank wins its own points (the dragon ranks above all, the others by their
+    points; equal ranks score 0); a special against a player without one wins its points,
+    fouled opponent or not. A special player neither sweeps nor can be swept, so it stops
+    every super at the table.
 """
 
 from __future__ import annotations
@@ -140,6 +150,8 @@ PRESETS: dict[str, Rules] = {
         "foul_points": 12,
         "dragon_points": 208,
         "room_fee": 0.03,
+        "specials": [],
+        "special_points": {"six_pairs": 6, "three_flushes": 6, "three_straights": 6},
     },
     "classic": {
         "suit_tiebreak": False,
@@ -151,6 +163,8 @@ PRESETS: dict[str, Rules] = {
         "foul_points": 6,
         "dragon_points": 0,
         "room_fee": 0.0,
+        "specials": [],
+        "special_points": {"six_pairs": 6, "three_flushes": 6, "three_straights": 6},
     },
     "two-four": {
         "suit_tiebreak": False,
@@ -162,7 +176,13 @@ PRESETS: dict[str, Rules] = {
         "foul_points": 4,
         "dragon_points": 0,
         "room_fee": 0.0,
+        "specials": [],
+        "special_points": {"six_pairs": 6, "three_flushes": 6, "three_straights": 6},
     },
+}
+PRESETS["susun-specials"] = {
+    **PRESETS["capsa-susun"],
+    "specials": ["six_pairs", "three_flushes", "three_straights"],
 }
 PRESET_NAMES = tuple(PRESETS)
 SETTING_NAMES = tuple(PRESETS["capsa-susun"])
@@ -517,8 +537,66 @@ def _points_of_rows(
     return totals[0], totals[1]
 
 
-def score(players: Sequence[Rows], rules: Rules, stake: float = 1) -> Table:
-    """Table scoring of RULES.md 4.2 for 2-4 arranged players (interpretations 6, 10, 11)."""
+THREE_RUNS = [{(start + k) % 13 for k in range(3)} for start in [12, *range(11)]]
+FIVE_RUNS = [{(start + k) % 13 for k in range(5)} for start in [12, *range(9)]]
+
+
+def _is_run(row: Sequence[int]) -> bool:
+    ranks = {card // 4 for card in row}
+    return ranks in (THREE_RUNS if len(row) == 3 else FIVE_RUNS)
+
+
+def holds_special(hand: Sequence[int], special: str) -> bool:
+    """Whether the 13 cards hold the special (interpretations 6 and 12), by brute force."""
+    if special == "dragon":
+        return is_dragon(hand)
+    if special == "six_pairs":
+        return sum(n // 2 for n in Counter(card // 4 for card in hand).values()) >= 6
+    if special == "three_flushes":
+        return _some_split(hand, lambda row: len({card % 4 for card in row}) == 1)
+    if special == "three_straights":
+        return _some_split(hand, _is_run)
+    raise ValueError(f"unknown special {special!r}")
+
+
+def _some_split(hand: Sequence[int], good: Any) -> bool:
+    """Whether some top 3 / middle 5 / bottom 5 split has every row ``good`` (every split
+    is tried; a top row that is not good skips its middles)."""
+    hand = sorted(hand)
+    for top in combinations(hand, 3):
+        if not good(top):
+            continue
+        rest = [card for card in hand if card not in top]
+        for middle in combinations(rest, 5):
+            bottom = [card for card in rest if card not in middle]
+            if good(middle) and good(bottom):
+                return True
+    return False
+
+
+def special_points(special: str | None, rules: Rules) -> int:
+    if special is None:
+        return 0
+    if special == "dragon":
+        return rules["dragon_points"]
+    return rules["special_points"][special] if special in rules["specials"] else 0
+
+
+def special_rank(special: str | None, rules: Rules) -> float:
+    points = special_points(special, rules)
+    if points <= 0:
+        return 0
+    return float("inf") if special == "dragon" else points
+
+
+def score(
+    players: Sequence[Rows],
+    rules: Rules,
+    stake: float = 1,
+    declared: Sequence[str | None] | None = None,
+) -> Table:
+    """Table scoring of RULES.md 4.2 for 2-4 arranged players (interpretations 6, 10, 11),
+    and with ``declared`` the special each player declared instead (12)."""
     n = len(players)
     if not 2 <= n <= 4:
         raise ValueError(f"{n} players; a table has 2 to 4")
@@ -532,7 +610,15 @@ def score(players: Sequence[Rows], rules: Rules, stake: float = 1) -> Table:
                     raise ValueError(f"{card_name(card)} dealt twice")
                 seen.add(card)
     hands = [[card for row in rows for card in row] for rows in players]
-    dragon = [rules["dragon_points"] > 0 and is_dragon(hand) for hand in hands]
+    declared = list(declared) if declared is not None else [None] * n
+    specials: list[str | None] = [
+        "dragon"
+        if rules["dragon_points"] > 0 and is_dragon(hand)
+        else (claim if special_rank(claim, rules) > 0 else None)
+        for hand, claim in zip(hands, declared, strict=True)
+    ]
+    # "dragon" below stands for any special: scored apart from the rows.
+    dragon = [special is not None for special in specials]
     fouled = [not dragon[i] and check(*players[i], rules).fouled for i in range(n)]
 
     def gets_super(i: int) -> bool:
@@ -556,12 +642,14 @@ def score(players: Sequence[Rows], rules: Rules, stake: float = 1) -> Table:
 
     pair_points: dict[tuple[int, int], int] = {}
     for i, j in combinations(range(n), 2):
-        if dragon[i] and dragon[j]:
-            net = 0
-        elif dragon[i]:
-            net = rules["dragon_points"]
-        elif dragon[j]:
-            net = -rules["dragon_points"]
+        if dragon[i] or dragon[j]:
+            rank_i, rank_j = special_rank(specials[i], rules), special_rank(specials[j], rules)
+            if rank_i == rank_j:
+                net = 0
+            elif rank_i > rank_j:
+                net = special_points(specials[i], rules)
+            else:
+                net = -special_points(specials[j], rules)
         elif fouled[i] and fouled[j]:
             net = 0
         elif fouled[j]:

@@ -302,6 +302,7 @@ def test_score_two_players_exact(api_client: FlaskClient) -> None:
                 "points": [5, -5],
                 "fouled": [False, False],
                 "dragon": [False, False],
+                "special": [None, None],
                 "super": [False, False],
             }
         ],

@@ -3,12 +3,14 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "capsa_fast/susun.hpp"
+#include "capsa_fast/susun_table.hpp"
 #include "convert.hpp"
 
 namespace py = pybind11;
@@ -20,7 +22,8 @@ using namespace capsa_fast::susun;
 
 Rules make_rules(bool suit_tiebreak, const std::vector<std::vector<int>>& bonus,
                  int sweep_multiplier, int super_multiplier, const std::vector<int>& super_players,
-                 int majority_bonus, int foul_points, int dragon_points) {
+                 int majority_bonus, int foul_points, int dragon_points,
+                 const std::map<std::string, int>& special_points) {
   Rules r;
   r.suit_tiebreak = suit_tiebreak;
   if (bonus.size() != 3) throw std::invalid_argument("bonus table needs 3 positions");
@@ -40,6 +43,35 @@ Rules make_rules(bool suit_tiebreak, const std::vector<std::vector<int>>& bonus,
   r.majority_bonus = majority_bonus;
   r.foul_points = foul_points;
   r.dragon_points = dragon_points;
+  for (const auto& [name, points] : special_points) {
+    Special sp = Special::kNone;
+    if (!special_from_name(name, &sp) || sp == Special::kNone || sp == Special::kDragon) {
+      throw std::invalid_argument("special_points: unknown special '" + name + "'");
+    }
+    r.special_points[static_cast<std::size_t>(sp)] = points;
+  }
+  return r;
+}
+
+// A player of susun_score_table: (keys, bonus, fouled, dragon[, special name or None]).
+PlayerRows table_player(py::handle entry) {
+  const py::tuple t = py::reinterpret_borrow<py::tuple>(entry);
+  if (t.size() != 4 && t.size() != 5) throw std::invalid_argument("a player is 4 or 5 fields");
+  PlayerRows r;
+  const auto keys = t[0].cast<std::vector<int>>();
+  const auto bonus = t[1].cast<std::vector<int>>();
+  for (std::size_t i = 0; i < 3; ++i) {
+    r.key[i] = static_cast<RowKey>(keys.at(i));
+    r.bonus[i] = bonus.at(i);
+  }
+  r.fouled = t[2].cast<bool>();
+  r.dragon = t[3].cast<bool>();
+  if (t.size() == 5 && !t[4].is_none()) {
+    const auto name = t[4].cast<std::string>();
+    if (!special_from_name(name, &r.special)) {
+      throw std::invalid_argument("unknown special '" + name + "'");
+    }
+  }
   return r;
 }
 
@@ -59,6 +91,15 @@ Strategy parse_strategy(const std::string& s) {
   throw std::invalid_argument("strategy must be ev, percentile or naive, got '" + s + "'");
 }
 
+Special special_named(const std::string& name) {
+  Special s = Special::kNone;
+  if (!special_from_name(name, &s) || s == Special::kNone) {
+    throw std::invalid_argument(
+        "special must be dragon, six_pairs, three_flushes or three_straights, got '" + name + "'");
+  }
+  return s;
+}
+
 py::list ids_at(const std::vector<int>& hand, const std::uint8_t* idx, std::size_t n) {
   py::list out(n);
   for (std::size_t i = 0; i < n; ++i) out[i] = hand[idx[i]];
@@ -72,7 +113,7 @@ void bind_susun(py::module_& m) {
       .def(py::init(&make_rules), py::arg("suit_tiebreak"), py::arg("bonus"),
            py::arg("sweep_multiplier"), py::arg("super_multiplier"),
            py::arg("super_players"), py::arg("majority_bonus"), py::arg("foul_points"),
-           py::arg("dragon_points"));
+           py::arg("dragon_points"), py::arg("special_points") = std::map<std::string, int>{});
 
   py::class_<EvModel>(m, "SusunEvModel")
       .def(py::init([](const std::vector<std::vector<float>>& win,
@@ -323,24 +364,108 @@ void bind_susun(py::module_& m) {
       py::arg("model").none(true));
   m.def(
       "susun_score_table",
-      [](const std::vector<std::tuple<std::vector<int>, std::vector<int>, bool, bool>>& players,
-         const Rules& rules) {
+      [](const py::list& players, const Rules& rules) {
         std::vector<PlayerRows> rows;
-        for (const auto& p : players) {
-          PlayerRows r;
-          for (std::size_t i = 0; i < 3; ++i) {
-            r.key[i] = static_cast<RowKey>(std::get<0>(p).at(i));
-            r.bonus[i] = std::get<1>(p).at(i);
-          }
-          r.fouled = std::get<2>(p);
-          r.dragon = std::get<3>(p);
-          rows.push_back(r);
-        }
+        for (const py::handle p : players) rows.push_back(table_player(p));
         const TableResult res = score_table(rows, rules);
         std::vector<bool> supers(res.super_player.begin(), res.super_player.end());
         return py::make_tuple(res.points, res.between, res.row_winner, res.multiplier, supers);
       },
       py::arg("players"), py::arg("rules"));
+
+  // --- specials, the bots' choice and whole tables (susun_table.hpp) ---
+  m.def(
+      "susun_holds_special",
+      [](py::handle hand, const std::string& name) {
+        const std::vector<int> ids = exactly(hand, 13, "a Susun hand");
+        check_distinct(ids.data(), 13);
+        return holds_special(ids.data(), special_named(name));
+      },
+      py::arg("hand"), py::arg("special"));
+  m.def(
+      "susun_best_special",
+      [](py::handle hand, const Rules& rules) -> py::object {
+        const std::vector<int> ids = exactly(hand, 13, "a Susun hand");
+        check_distinct(ids.data(), 13);
+        const Special s = best_special(ids.data(), rules);
+        return s == Special::kNone ? py::object(py::none()) : py::object(py::str(special_name(s)));
+      },
+      py::arg("hand"), py::arg("rules"));
+  m.def(
+      "susun_special_rows",
+      [](py::handle hand, const std::string& name) -> py::object {
+        const std::vector<int> ids = exactly(hand, 13, "a Susun hand");
+        check_distinct(ids.data(), 13);
+        Split split;
+        if (!special_rows(ids.data(), special_named(name), &split)) return py::none();
+        return py::make_tuple(ids_at(ids, split.top.data(), 3), ids_at(ids, split.middle.data(), 5),
+                              ids_at(ids, split.bottom.data(), 5));
+      },
+      py::arg("hand"), py::arg("special"));
+  m.def(
+      "susun_bot_choice",
+      [](py::handle hand, const Rules& rules, const std::string& strategy, const EvModel* model) {
+        const std::vector<int> ids = exactly(hand, 13, "a Susun hand");
+        check_distinct(ids.data(), 13);
+        const Strategy st = parse_strategy(strategy);
+        BotChoice c;
+        {
+          py::gil_scoped_release release;
+          c = bot_choice(ids.data(), rules, st, model);
+        }
+        const Split& sp = c.arrangement.split;
+        py::object declared = py::none();
+        if (c.declared != Special::kNone) declared = py::str(special_name(c.declared));
+        return py::make_tuple(ids_at(ids, sp.top.data(), 3), ids_at(ids, sp.middle.data(), 5),
+                              ids_at(ids, sp.bottom.data(), 5), c.arrangement.score, declared);
+      },
+      py::arg("hand"), py::arg("rules"), py::arg("strategy"), py::arg("model").none(true));
+  m.def("susun_table_seed", &table_seed, py::arg("seed"), py::arg("g"));
+  m.def(
+      "susun_simulate_tables",
+      [](const Rules& rules, int players, const std::vector<std::string>& strategies,
+         const std::vector<const EvModel*>& models, std::uint64_t seed, std::uint64_t first,
+         int count, int threads) {
+        if (players < 2 || players > kMaxTablePlayers) throw std::invalid_argument("2 to 4 players");
+        if (strategies.empty() || strategies.size() != models.size()) {
+          throw std::invalid_argument("one model (or None) per strategy, at least one strategy");
+        }
+        if (count < 0) throw std::invalid_argument("count must be >= 0");
+        if (threads < 1) throw std::invalid_argument("threads must be at least 1");
+        std::vector<SeatBot> seats;
+        for (std::size_t i = 0; i < strategies.size(); ++i) {
+          seats.push_back(SeatBot{parse_strategy(strategies[i]), models[i]});
+          if (seats.back().strategy == Strategy::kEv && (!models[i] || !models[i]->loaded())) {
+            throw std::invalid_argument("the ev strategy needs its model");
+          }
+        }
+        const auto rows = static_cast<py::ssize_t>(count);
+        py::array_t<std::int32_t> points({rows, static_cast<py::ssize_t>(players)});
+        py::array_t<std::int32_t> kinds({rows, static_cast<py::ssize_t>(players)});
+        int* pp = points.mutable_data();
+        int* kp = kinds.mutable_data();
+        {
+          py::gil_scoped_release release;
+          const int parts = std::max(1, std::min(threads, count / 16));
+          const int chunk = parts > 0 ? (count + parts - 1) / parts : count;
+          std::vector<std::thread> pool;
+          for (int p = 0; p < parts; ++p) {
+            const int b = p * chunk, e = std::min(count, b + chunk);
+            if (b >= e) continue;
+            auto work = [&, b, e] {
+              simulate_tables(rules, players, seats, seed, first + static_cast<std::uint64_t>(b),
+                              e - b, pp + static_cast<std::ptrdiff_t>(b) * players,
+                              kp + static_cast<std::ptrdiff_t>(b) * players);
+            };
+            if (p + 1 < parts) pool.emplace_back(work);
+            else work();
+          }
+          for (auto& t : pool) t.join();
+        }
+        return py::make_tuple(points, kinds);
+      },
+      py::arg("rules"), py::arg("players"), py::arg("strategies"), py::arg("models"),
+      py::arg("seed"), py::arg("first"), py::arg("count"), py::arg("threads") = 1);
 }
 
 }  // namespace capsa_fast::bindings

@@ -573,6 +573,19 @@ double expected_points(const float* p, const float* t, const float* lossv, const
   return linear + extra;
 }
 
+int special_points(Special s, const Rules& rules) noexcept {
+  if (s == Special::kDragon) return rules.dragon_points;
+  if (s == Special::kNone) return 0;
+  return rules.special_points[static_cast<std::size_t>(s)];
+}
+
+int special_rank(Special s, const Rules& rules) noexcept {
+  const int points = special_points(s, rules);
+  if (points <= 0) return 0;
+  // The dragon outranks every other special whatever the points (RULES.md 4.4).
+  return s == Special::kDragon ? 1 << 30 : points;
+}
+
 TableResult score_table(const std::vector<PlayerRows>& players, const Rules& rules) {
   const std::size_t n = players.size();
   TableResult res;
@@ -581,9 +594,14 @@ TableResult score_table(const std::vector<PlayerRows>& players, const Rules& rul
   res.row_winner.assign(n, std::vector<std::array<int, 3>>(n, {0, 0, 0}));
   res.multiplier.assign(n, std::vector<int>(n, 1));
   res.super_player.assign(n, false);
-  const bool dragons_on = rules.dragon_points > 0;
-  auto dragon = [&](std::size_t i) { return dragons_on && players[i].dragon; };
-  // Row results between two non-fouled, non-dragon players.
+  // The special each player scores with: a dragon when dragons count, else a declared
+  // special the rules count; its rank decides between two specials (RULES.md 4.4).
+  auto special_of = [&](std::size_t i) {
+    if (rules.dragon_points > 0 && players[i].dragon) return Special::kDragon;
+    return special_rank(players[i].special, rules) > 0 ? players[i].special : Special::kNone;
+  };
+  auto dragon = [&](std::size_t i) { return special_of(i) != Special::kNone; };
+  // Row results between two non-fouled players without specials.
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j)
       for (int r = 0; r < 3; ++r) {
@@ -592,7 +610,7 @@ TableResult score_table(const std::vector<PlayerRows>& players, const Rules& rul
         res.row_winner[i][j][static_cast<std::size_t>(r)] = a > b ? 1 : (a < b ? -1 : 0);
       }
   auto sweeps = [&](std::size_t i, std::size_t j) {
-    if (dragon(j)) return false;  // a dragon cannot be swept
+    if (dragon(j)) return false;  // a dragon (or another special) cannot be swept
     if (players[j].fouled) return true;
     const auto& w = res.row_winner[i][j];
     return w[0] == 1 && w[1] == 1 && w[2] == 1;
@@ -611,7 +629,10 @@ TableResult score_table(const std::vector<PlayerRows>& players, const Rules& rul
       const PlayerRows& a = players[i];
       const PlayerRows& b = players[j];
       if (dragon(i) || dragon(j)) {
-        pts = dragon(i) && dragon(j) ? 0 : (dragon(i) ? rules.dragon_points : -rules.dragon_points);
+        // The higher-ranked special wins its points; equal ranks score nothing.
+        const Special si = special_of(i), sj = special_of(j);
+        const int ri = special_rank(si, rules), rj = special_rank(sj, rules);
+        if (ri != rj) pts = ri > rj ? special_points(si, rules) : -special_points(sj, rules);
       } else if (a.fouled || b.fouled) {
         if (!(a.fouled && b.fouled)) {
           const PlayerRows& winner = a.fouled ? b : a;

@@ -9,6 +9,7 @@
 
 #include "capsa_fast/cards.hpp"
 #include "capsa_fast/susun.hpp"
+#include "capsa_fast/susun_table.hpp"
 #include "check.hpp"
 
 using namespace capsa_fast;
@@ -351,6 +352,48 @@ int main() {
           expected_points(p, t, l, plain_rows, four_only, 1));
     CHECK_EQ(expected_points(p, t, l, plain_rows, tiebreak, 2),
              expected_points(p, t, l, plain_rows, four_only, 2));
+  }
+  // Special hands (RULES.md 4.4): detection, the rows that show them, and their scoring.
+  {
+    const std::vector<int> pairs = parse_cards("2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d 9s");
+    const std::vector<int> pairs_with_triple = parse_cards("2c 2d 2h 3c 3d 4c 4d 5c 5d 6c 6d 9s 9h");
+    const std::vector<int> flushes = parse_cards("2c 5c 9c Kd 2d 4d 6d 8d 3h 5h 7h 9h Jh");
+    const std::vector<int> one_off = parse_cards("2c 5c 9s Kd 2d 4d 6d 8d 3h 5h 7h 9h Jh");
+    const std::vector<int> straights = parse_cards("Ac 2d 3h 4c 5d 6h 7s 8c 9d Th Js Qc Kd");
+    const std::vector<int> qka = parse_cards("Qc Kd Ah 2c 3d 4h 5s 6c 7d 8h 9s Tc Jd");
+    CHECK(holds_special(pairs.data(), Special::kSixPairs));
+    CHECK(holds_special(pairs_with_triple.data(), Special::kSixPairs));  // the triple: a pair
+    CHECK(!holds_special(flushes.data(), Special::kSixPairs));
+    CHECK(holds_special(flushes.data(), Special::kThreeFlushes));
+    CHECK(!holds_special(one_off.data(), Special::kThreeFlushes));
+    CHECK(holds_special(straights.data(), Special::kThreeStraights));
+    CHECK(holds_special(straights.data(), Special::kDragon));
+    CHECK(holds_special(qka.data(), Special::kThreeStraights));  // Q-K-A on top
+    Split shown;
+    CHECK(special_rows(flushes.data(), Special::kThreeFlushes, &shown));
+    for (const auto* row : {&shown.middle, &shown.bottom})
+      for (const auto i : *row) CHECK_EQ(suit_of(flushes[i]), suit_of(flushes[(*row)[0]]));
+    CHECK(!special_rows(pairs.data(), Special::kSixPairs, &shown));
+
+    Rules specials = tiebreak;
+    specials.special_points[static_cast<std::size_t>(Special::kSixPairs)] = 6;
+    specials.special_points[static_cast<std::size_t>(Special::kThreeFlushes)] = 9;
+    CHECK(best_special(straights.data(), specials) == Special::kDragon);
+    CHECK(best_special(flushes.data(), specials) == Special::kThreeFlushes);
+    CHECK(best_special(flushes.data(), tiebreak) == Special::kNone);  // not counted
+    std::vector<PlayerRows> seats(3);
+    seats[0].special = Special::kSixPairs;
+    seats[1].special = Special::kThreeFlushes;
+    seats[2].fouled = true;
+    const TableResult r = score_table(seats, specials);
+    CHECK_EQ(r.between[1][0], 9);  // the higher special wins its own points
+    CHECK_EQ(r.between[0][2], 6);  // a special against a fouled player: its points
+    CHECK_EQ(r.between[1][2], 9);
+    CHECK_EQ(r.points[0] + r.points[1] + r.points[2], 0);
+    seats[1].special = Special::kSixPairs;
+    CHECK_EQ(score_table(seats, specials).between[1][0], 0);  // equal specials
+    seats[1].special = Special::kThreeStraights;  // not counted: compared by its rows
+    CHECK_EQ(score_table(seats, specials).between[0][1], 6);
   }
   return capsa_fast::testing::finish("test_susun");
 }

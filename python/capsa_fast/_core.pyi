@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -189,6 +189,7 @@ class SusunRules:
         majority_bonus: int,
         foul_points: int,
         dragon_points: int,
+        special_points: Mapping[str, int] = ...,
     ) -> None: ...
 
 class SusunEvModel:
@@ -231,6 +232,30 @@ def susun_score_tables(
     dragon: npt.NDArray[np.bool_],
     rules: SusunRules,
 ) -> npt.NDArray[np.int32]: ...
+_TablePlayer = (
+    tuple[list[int], list[int], bool, bool] | tuple[list[int], list[int], bool, bool, str | None]
+)
+
 def susun_score_table(
-    players: list[tuple[list[int], list[int], bool, bool]], rules: SusunRules
+    players: Sequence[_TablePlayer],
+    rules: SusunRules,
 ) -> tuple[list[int], list[list[int]], list[list[list[int]]], list[list[int]], list[bool]]: ...
+def susun_holds_special(hand: CardsLike, special: str) -> bool: ...
+def susun_best_special(hand: CardsLike, rules: SusunRules) -> str | None: ...
+def susun_special_rows(
+    hand: CardsLike, special: str
+) -> tuple[list[int], list[int], list[int]] | None: ...
+def susun_bot_choice(
+    hand: CardsLike, rules: SusunRules, strategy: str, model: SusunEvModel | None
+) -> tuple[list[int], list[int], list[int], float, str | None]: ...
+def susun_table_seed(seed: int, g: int) -> int: ...
+def susun_simulate_tables(
+    rules: SusunRules,
+    players: int,
+    strategies: list[str],
+    models: list[SusunEvModel | None],
+    seed: int,
+    first: int,
+    count: int,
+    threads: int = 1,
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...

@@ -20,6 +20,11 @@ enum Position : int { kTop = 0, kMiddle = 1, kBottom = 2 };
 inline constexpr int kRoyalFlush = poker::kNumCategories;
 inline constexpr int kBonusColumns = poker::kNumCategories + 1;
 
+// Special hands (RULES.md 4.1 and 4.4), declared instead of arranged. The dragon counts
+// when dragon_points > 0, the others when their special_points are > 0.
+enum class Special : std::uint8_t { kNone = 0, kSixPairs, kThreeFlushes, kThreeStraights, kDragon };
+inline constexpr int kNumSpecials = 5;
+
 struct Rules {
   bool suit_tiebreak = true;
   // bonus[position][category or kRoyalFlush]: the value of a won row of that kind in that
@@ -33,6 +38,9 @@ struct Rules {
   int majority_bonus = 0;
   int foul_points = 12;
   int dragon_points = 208;  // 0 = dragons are arranged as usual
+  // Points of the optional specials, indexed by Special (the kNone and kDragon entries
+  // are unused); 0 = not counted (RULES.md 4.4: all 0 but in susun-specials).
+  std::array<int, kNumSpecials> special_points{};
 };
 
 using RowKey = std::uint16_t;
@@ -126,7 +134,8 @@ struct PlayerRows {
   std::array<RowKey, 3> key{};
   std::array<int, 3> bonus{};
   bool fouled = false;
-  bool dragon = false;
+  bool dragon = false;                // the 13 cards hold every rank
+  Special special = Special::kNone;   // a special declared instead of the rows
 };
 struct TableResult {
   std::vector<int> points;
@@ -136,6 +145,12 @@ struct TableResult {
   std::vector<bool> super_player;
 };
 TableResult score_table(const std::vector<PlayerRows>& players, const Rules& rules);
+
+// Points and rank of a special under the rules: 0 and 0 when the rules do not count it.
+// The dragon outranks the others; the others rank by their points, and two specials of
+// equal rank score nothing against each other.
+int special_points(Special s, const Rules& rules) noexcept;
+int special_rank(Special s, const Rules& rules) noexcept;
 
 // Rows of an arranged player: keys, bonus values, fouled (and never dragon).
 PlayerRows player_rows(const int* top3, const int* middle5, const int* bottom5,

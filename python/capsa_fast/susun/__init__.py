@@ -17,10 +17,12 @@ import numpy.typing as npt
 from .. import _core, _words
 from ..poker import label_of
 from .ev import ev_model
-from .rules import DEFAULT_PRESET, POSITIONS, PRESETS, Rules, resolve
+from .rules import DEFAULT_PRESET, OPTIONAL_SPECIALS, POSITIONS, PRESETS, Rules, resolve
 
 RulesLike = Rules | Mapping[str, Any] | str | None
 STRATEGIES = ("ev", "percentile", "naive")
+SPECIALS: tuple[str, ...] = ("dragon", *OPTIONAL_SPECIALS)
+"""Special hands by their API names; the dragon first (it outranks the others)."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,7 @@ class Check:
     fouled: bool
     out_of_order: list[str]
     rows: list[Row]
-    special: str | None  # "dragon" when the 13 cards hold every rank (and dragons count)
+    special: str | None  # the highest special the 13 cards hold that the rules count
 
     @property
     def bonus(self) -> dict[str, int]:
@@ -123,8 +125,17 @@ def check(top: Any, middle: Any, bottom: Any, rules: RulesLike = None, lang: str
     if keys[1] > keys[2]:
         out_of_order.append("middle>bottom")
     all_cards = [c for cards in rows_cards for c in cards]
-    special = "dragon" if _is_dragon(all_cards, r) else None
+    special = _core.susun_best_special(all_cards, r.core)
     return Check(bool(fouled), out_of_order, rows, special)
+
+
+def _check_declared(special: Any, cards: list[int], r: Rules, who: str) -> None:
+    if special not in SPECIALS:
+        raise ValueError(f"{who}: special must be one of {', '.join(SPECIALS)}, got {special!r}")
+    if r.special_value(special) <= 0:
+        raise ValueError(f"{who}: these rules do not count {special} (see 'specials')")
+    if not _core.susun_holds_special(cards, special):
+        raise ValueError(f"{who}: the cards do not hold {special}")
 
 
 def count_valid(hand: Any, rules: RulesLike = None) -> int:
@@ -151,8 +162,8 @@ def arrange(
     model = _model_for(strategy, r)
     if top_k is not None and (isinstance(top_k, bool) or not 1 <= top_k <= 1000):
         raise ValueError(f"top_k must be an integer in 1..1000, got {top_k!r}")
-    found, valid, dragon = _core.susun_arrange(hand, r.core, strategy, top_k or 1, model)
-    special = "dragon" if dragon and r.dragon_points > 0 else None
+    found, valid, _ = _core.susun_arrange(hand, r.core, strategy, top_k or 1, model)
+    special = _core.susun_best_special(hand, r.core)
     result = [
         Arrangement(top, middle, bottom, float(score), int(valid), special, strategy)
         for top, middle, bottom, score, _ in found
@@ -178,7 +189,10 @@ def score(players: Sequence[Any], rules: RulesLike = None, stake: float = 1) -> 
     """Score a table of 2-4 players (RULES.md 4.2); zero-sum.
 
     Each player is ``{"top", "middle", "bottom"}`` (arranged rows) or ``{"hand"}`` (13 cards,
-    arranged with the ev strategy), or a 3-tuple of rows.
+    arranged with the ev strategy), or a 3-tuple of rows. Either form may add
+    ``"special"``: a special hand the player declares instead of its rows (RULES.md 4.4;
+    ValueError when the cards do not hold it or the rules do not count it). A dragon is
+    scored as a dragon whether declared or not.
     """
     r = resolve(rules)
     if not 2 <= len(players) <= 4:
@@ -189,14 +203,22 @@ def score(players: Sequence[Any], rules: RulesLike = None, stake: float = 1) -> 
     entries = []
     arrangements: list[Arrangement | None] = []
     for i, player in enumerate(players):
+        declared = None
+        if isinstance(player, Mapping) and "special" in player:
+            declared = player["special"]
+            player = {k: v for k, v in player.items() if k != "special"}
         if isinstance(player, Mapping) and "hand" in player:
             if set(player) != {"hand"}:
                 raise ValueError(f"player {i}: give either 'hand' or 'top', 'middle', 'bottom'")
             hand = _row_cards(player["hand"], 13, f"player {i}'s hand")
-            arranged = arrange(hand, r)
-            assert isinstance(arranged, Arrangement)
-            rows = [arranged.top, arranged.middle, arranged.bottom]
-            arrangements.append(arranged)
+            if declared is not None:  # its rows are not compared: shown as dealt
+                rows = [hand[:3], hand[3:8], hand[8:]]
+                arrangements.append(None)
+            else:
+                arranged = arrange(hand, r)
+                assert isinstance(arranged, Arrangement)
+                rows = [arranged.top, arranged.middle, arranged.bottom]
+                arrangements.append(arranged)
         else:
             if isinstance(player, Mapping):
                 missing = [p for p in POSITIONS if p not in player]
@@ -224,8 +246,12 @@ def score(players: Sequence[Any], rules: RulesLike = None, stake: float = 1) -> 
                 raise ValueError(f"duplicate card: {name} (player {i}, {where})")
             seen[card] = i
         keys, bonus, fouled, _ = _core.susun_player_rows(rows[0], rows[1], rows[2], r.core)
-        dragon = _is_dragon([c for row in rows for c in row], r)
-        entries.append((list(keys), list(bonus), bool(fouled), dragon))
+        cards = [c for row in rows for c in row]
+        dragon = _is_dragon(cards, r)
+        if declared is not None:
+            _check_declared(declared, cards, r, f"player {i}")
+        special = "dragon" if dragon else declared
+        entries.append((list(keys), list(bonus), bool(fouled), dragon, special))
     points, between, row_winner, multiplier, supers = _core.susun_score_table(entries, r.core)
     money = [p * stake for p in points]
     fee = [r.room_fee * m if m > 0 else 0.0 for m in money]
@@ -240,6 +266,7 @@ def score(players: Sequence[Any], rules: RulesLike = None, stake: float = 1) -> 
                     "points": [int(between[i][j]), int(between[j][i])],
                     "fouled": [entries[i][2], entries[j][2]],
                     "dragon": [entries[i][3], entries[j][3]],
+                    "special": [entries[i][4], entries[j][4]],
                     "super": [bool(supers[i]), bool(supers[j])],
                 }
             )
@@ -253,20 +280,48 @@ def score(players: Sequence[Any], rules: RulesLike = None, stake: float = 1) -> 
     )
 
 
+from .table import (  # noqa: E402  (the table module builds on the functions above)
+    LEVELS,
+    TABLE_CODES,
+    IllegalArrangement,
+    SeatResult,
+    SeatRows,
+    Table,
+    TableResult,
+    Totals,
+    deal,
+    make_code,
+    new_code,
+    parse_code,
+)
+
 __all__ = [
     "DEFAULT_PRESET",
+    "LEVELS",
     "POSITIONS",
     "PRESETS",
+    "SPECIALS",
     "STRATEGIES",
+    "TABLE_CODES",
     "Arrangement",
     "Check",
+    "IllegalArrangement",
     "Row",
     "Rules",
+    "SeatResult",
+    "SeatRows",
+    "Table",
+    "TableResult",
     "TableScore",
+    "Totals",
     "arrange",
     "arrange_batch",
     "check",
     "count_valid",
+    "deal",
+    "make_code",
+    "new_code",
+    "parse_code",
     "percentile",
     "row_key",
     "score",

@@ -32,6 +32,10 @@ _DEFAULT_BONUS = {
 }
 _NO_BONUS: dict[str, dict[str, int]] = {"top": {}, "middle": {}, "bottom": {}}
 
+OPTIONAL_SPECIALS = ("six_pairs", "three_flushes", "three_straights")
+"""The special hands a table may add to the dragon (RULES.md 4.4), by their API names."""
+_DEFAULT_SPECIAL_POINTS = {name: 6 for name in OPTIONAL_SPECIALS}
+
 PRESETS: dict[str, dict[str, Any]] = {
     "capsa-susun": {
         "suit_tiebreak": True,
@@ -43,6 +47,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "foul_points": 12,
         "dragon_points": 208,
         "room_fee": 0.03,
+        "specials": [],
+        "special_points": _DEFAULT_SPECIAL_POINTS,
     },
     "classic": {
         "suit_tiebreak": False,
@@ -54,6 +60,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "foul_points": 6,
         "dragon_points": 0,
         "room_fee": 0.0,
+        "specials": [],
+        "special_points": _DEFAULT_SPECIAL_POINTS,
     },
     "two-four": {
         "suit_tiebreak": False,
@@ -65,8 +73,12 @@ PRESETS: dict[str, dict[str, Any]] = {
         "foul_points": 4,
         "dragon_points": 0,
         "room_fee": 0.0,
+        "specials": [],
+        "special_points": _DEFAULT_SPECIAL_POINTS,
     },
 }
+# capsa-susun with the optional special hands of RULES.md 4.4, 6 points each.
+PRESETS["susun-specials"] = {**PRESETS["capsa-susun"], "specials": list(OPTIONAL_SPECIALS)}
 DEFAULT_PRESET = "capsa-susun"
 TABLE_SIZES = (2, 3, 4)
 LEGACY_SUPER_MIN_PLAYERS = "super_min_players"
@@ -112,6 +124,42 @@ def _from_legacy_min_players(value: Any) -> list[int]:
     return [n for n in TABLE_SIZES if n >= value]
 
 
+def _check_specials(value: Any) -> tuple[str, ...]:
+    """``specials``: distinct names of OPTIONAL_SPECIALS, kept in that order."""
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ValueError(
+            f"specials must be a list of special hands ({', '.join(OPTIONAL_SPECIALS)}), "
+            f"got {value!r}"
+        )
+    for name in value:
+        if name not in OPTIONAL_SPECIALS:
+            raise ValueError(
+                f"specials: unknown special {name!r} (known: {', '.join(OPTIONAL_SPECIALS)}; "
+                "the dragon counts through dragon_points)"
+            )
+    if len(set(value)) != len(value):
+        raise ValueError(f"specials lists a special twice: {value!r}")
+    return tuple(name for name in OPTIONAL_SPECIALS if name in value)
+
+
+def _check_special_points(value: Any) -> dict[str, int]:
+    """``special_points``: {special: points}; names left out keep their default (6)."""
+    if not isinstance(value, Mapping):
+        raise ValueError("special_points must be an object {special: points}")
+    points = dict(_DEFAULT_SPECIAL_POINTS)
+    for name, amount in value.items():
+        if name not in OPTIONAL_SPECIALS:
+            raise ValueError(
+                f"special_points: unknown special {name!r} (known: {', '.join(OPTIONAL_SPECIALS)})"
+            )
+        if isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= 100_000:
+            raise ValueError(
+                f"special_points.{name} must be an integer in 0..100000, got {amount!r}"
+            )
+        points[name] = amount
+    return points
+
+
 def _check_bonus(value: Any) -> dict[str, dict[str, int]]:
     if not isinstance(value, Mapping):
         raise ValueError("bonus_rows must be an object {position: {kind: points}}")
@@ -155,6 +203,10 @@ class Rules(PresetRules):
     foul_points: int = 12
     dragon_points: int = 208
     room_fee: float = 0.03
+    specials: tuple[str, ...] = ()
+    special_points: Mapping[str, int] = field(
+        default_factory=lambda: dict(_DEFAULT_SPECIAL_POINTS)
+    )
     preset_name: str = DEFAULT_PRESET
     _core_rules: Any = field(default=None, repr=False, compare=False)
 
@@ -188,6 +240,8 @@ class Rules(PresetRules):
             bonus_rows=_check_bonus(settings["bonus_rows"]),
             super_players=_check_players(settings["super_players"]),
             room_fee=float(fee),
+            specials=_check_specials(settings["specials"]),
+            special_points=_check_special_points(settings["special_points"]),
             preset_name=name,
             **{k: _check_int(k, settings[k]) for k in _INT_RANGES},
         )
@@ -206,8 +260,16 @@ class Rules(PresetRules):
             self.majority_bonus,
             self.foul_points,
             self.dragon_points,
+            {name: self.special_value(name) for name in OPTIONAL_SPECIALS},
         )
         object.__setattr__(self, "_core_rules", core)
+
+    def special_value(self, special: str) -> int:
+        """Points a declared special wins from each opponent of lower rank; 0 when these
+        rules do not count it (the dragon: dragon_points)."""
+        if special == "dragon":
+            return self.dragon_points
+        return self.special_points.get(special, 0) if special in self.specials else 0
 
     def to_dict(self) -> dict[str, Any]:
         """Every setting, JSON-ready, with the preset it started from."""
@@ -222,6 +284,8 @@ class Rules(PresetRules):
             "foul_points": self.foul_points,
             "dragon_points": self.dragon_points,
             "room_fee": self.room_fee,
+            "specials": list(self.specials),
+            "special_points": dict(self.special_points),
         }
 
     @property

@@ -3,9 +3,12 @@
     .venv/bin/python -m capsa_fast.susun.tournament --tables 200000 --preset capsa-susun \\
         --strategies ev,percentile,naive --seed 1
 
-Deals ``--tables`` tables of ``--players`` hands from ``--seed``. Seats take the strategies
-in rotation (seat j at table t plays strategy (j + t) mod S), so every strategy sits in
-every seat equally often. Prints each strategy's mean points per hand with a 95% confidence
+Deals ``--tables`` tables of ``--players`` hands from ``--seed`` (table t from the round-code
+seed ``susun_table_seed(seed, t)``). Seats take the strategies, or the bot levels
+``beginner`` (naive), ``standard`` (percentile) and ``expert`` (ev), in rotation (seat j at
+table t plays strategy (j + t) mod S), so every strategy sits in every seat equally often.
+A bot declares a special hand (the dragon, and the optional specials the preset counts)
+when declaring pays. Prints each strategy's mean points per hand with a 95% confidence
 interval, and for each pair of strategies the mean difference per table between their seats
 (tables where both sit), with its 95% interval. All arranging and scoring runs in C++.
 """
@@ -20,8 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _core
-from . import STRATEGIES, ev
+from . import ev
 from .rules import PRESETS, Rules
+from .table import LEVELS, strategy_of
 
 
 @dataclass(frozen=True)
@@ -30,13 +34,6 @@ class Summary:
     hands: int
     mean: float
     half_width: float  # of the 95% confidence interval
-
-
-def deal(tables: int, players: int, seed: int) -> np.ndarray:
-    """[tables, players, 13] hands, each table dealt from its own shuffled deck."""
-    rng = np.random.default_rng(seed)
-    decks = np.argsort(rng.random((tables, 52)), axis=1).astype(np.uint8)
-    return decks[:, : players * 13].reshape(tables, players, 13)
 
 
 def mean_ci(x: np.ndarray) -> tuple[float, float]:
@@ -49,27 +46,14 @@ def mean_ci(x: np.ndarray) -> tuple[float, float]:
 def play(
     tables: int, players: int, strategies: list[str], rules: Rules, seed: int, threads: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(points [tables, players], strategy index [tables, players])."""
-    hands = deal(tables, players, seed)
-    seat_strategy = (np.arange(players)[None, :] + np.arange(tables)[:, None]) % len(strategies)
-    arranged = np.zeros((tables, players, 13), dtype=np.int16)
-    for s, name in enumerate(strategies):
-        mask = seat_strategy == s
-        if not mask.any():
-            continue
-        model = ev.ev_model(rules, players) if name == "ev" else None
-        rows, _ = _core.susun_arrange_batch(hands[mask], rules.core, name, threads, model)
-        arranged[mask] = rows
-    flat = arranged.reshape(tables * players, 13)
-    keys, bonus, fouled, dragon = _core.susun_row_keys_batch(flat, rules.core)
-    points = _core.susun_score_tables(
-        np.asarray(keys).reshape(tables, players, 3),
-        np.asarray(bonus).reshape(tables, players, 3),
-        np.asarray(fouled).reshape(tables, players),
-        np.asarray(dragon).reshape(tables, players),
-        rules.core,
+    """(points [tables, players], strategy index [tables, players]): whole tables dealt,
+    arranged (a bot declares a special hand when that pays) and scored in C++."""
+    names = [strategy_of(level) for level in strategies]
+    models = [ev.ev_model(rules, players) if name == "ev" else None for name in names]
+    points, kinds = _core.susun_simulate_tables(
+        rules.core, players, names, models, seed, 0, tables, threads
     )
-    return np.asarray(points), seat_strategy
+    return np.asarray(points), np.asarray(kinds)
 
 
 def summarise(
@@ -105,8 +89,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
     for s in strategies:
-        if s not in STRATEGIES:
-            parser.error(f"unknown strategy {s!r} (known: {', '.join(STRATEGIES)})")
+        if s not in LEVELS and s not in LEVELS.values():
+            known = ", ".join([*LEVELS.values(), *LEVELS])
+            parser.error(f"unknown strategy {s!r} (known: {known})")
     if len(strategies) < 2:
         parser.error("name at least two strategies")
     rules = Rules.preset(args.preset)

@@ -1,0 +1,440 @@
+"""A Capsa Susun table (RULES.md 4.5): deal by round code, arrange in secret, reveal, score.
+
+A round is dealt from a round code (``S`` + the number of players + 9 characters for the
+codes this package issues, or any code word: see :mod:`capsa_fast._codes`); the same code
+deals the same hands everywhere. Each seat arranges its 13 cards into a top (3), middle (5)
+and bottom (5) row, or declares a special hand; a fouled arrangement is refused unless
+confirmed. When every seat has arranged (or the time limit has passed, after which the
+``expert`` bot arranges the seats that had not), the rows are revealed and scored with the
+stake and the room fee, and a match keeps running totals.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import _core
+from .._codes import SUSUN_CODES, canonical_code, check_players
+from .ev import ev_model
+from .rules import POSITIONS, Rules, resolve
+
+LEVELS: dict[str, str] = {"beginner": "naive", "standard": "percentile", "expert": "ev"}
+"""Bot levels and the arrangement strategy each plays; the strategy names work as levels too."""
+SPECIALS: tuple[str, ...] = ("dragon", "six_pairs", "three_flushes", "three_straights")
+TABLE_CODES: tuple[str, ...] = (
+    "FOULED",
+    "ALREADY_ARRANGED",
+    "REVEALED",
+    "NO_SUCH_SPECIAL",
+)
+"""Refusal codes of :class:`IllegalArrangement`."""
+
+
+def make_code(players: int, seed: int) -> str:
+    """The Susun round code for ``players`` (2-4) and a seed in ``0 .. 2**45 - 1``."""
+    return SUSUN_CODES.make(players, seed)
+
+
+def parse_code(code: str) -> tuple[int | None, int]:
+    """``(players, seed)`` of a Susun round code; ``players`` is None for a free code word."""
+    return SUSUN_CODES.parse(code)
+
+
+def new_code(players: int = 4) -> str:
+    """A fresh Susun round code with an unpredictable seed."""
+    return SUSUN_CODES.new(players)
+
+
+def deal(code: str, players: int | None = None) -> list[list[int]]:
+    """The hands a round code deals, seat by seat (card ids in dealing order)."""
+    code_players, seed = parse_code(code)
+    players = SUSUN_CODES.players_for(code, code_players, players)
+    deck = _core.banting_shuffled_deck(seed)
+    return [deck[13 * s : 13 * s + 13] for s in range(players)]
+
+
+def strategy_of(level: str) -> str:
+    """The arrangement strategy a bot level plays (``expert`` -> ``ev``, ...)."""
+    if level in LEVELS:
+        return LEVELS[level]
+    if level in LEVELS.values():
+        return level
+    known = ", ".join([*LEVELS, *LEVELS.values()])
+    raise ValueError(f"bot level must be one of {known}, got {level!r}")
+
+
+class IllegalArrangement(ValueError):
+    """An arrangement or declaration the table refuses; ``code`` is stable (one of
+    :data:`TABLE_CODES`), ``message`` is for people; ``rows`` names the rows out of order
+    of a fouled arrangement ("top>middle", "middle>bottom")."""
+
+    def __init__(self, code: str, message: str, rows: Sequence[str] = ()) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.rows = list(rows)
+
+
+@dataclass(frozen=True)
+class SeatRows:
+    """What a seat put down: its rows (card ids), or the special it declared (rows then
+    show the special where it has rows: three flushes or straights), and who chose them."""
+
+    top: list[int]
+    middle: list[int]
+    bottom: list[int]
+    special: str | None
+    fouled: bool
+    by: str  # "player", "bot" or "time" (the bot, once the time limit passed)
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    seat: int
+    rows: SeatRows
+    points: int
+    money: float
+    fee: float
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """A revealed round: per seat its rows and score, per pair of seats the details."""
+
+    seats: list[SeatResult]
+    pairs: list[dict[str, Any]]
+    fee_total: float
+
+    @property
+    def points(self) -> list[int]:
+        return [s.points for s in self.seats]
+
+    @property
+    def money(self) -> list[float]:
+        return [s.money for s in self.seats]
+
+
+@dataclass
+class Totals:
+    """Running totals of a match: per seat, points, money (gross) and room fees paid."""
+
+    points: list[int]
+    money: list[float]
+    fee: list[float] = field(default_factory=list)
+
+
+class Table:
+    """A match of Capsa Susun rounds between 2-4 seats.
+
+    ``rules``: Rules, dict, preset name or None. ``players``: 2-4; None takes it from a code
+    this package issued, else 4. ``code``: the first round's code; None deals a fresh one.
+    ``stake``: money per point. ``time_limit``: seconds to arrange, or None; ``clock``
+    gives the time in seconds (``time.time`` by default; tests pass one they can move).
+    """
+
+    def __init__(
+        self,
+        rules: Any = None,
+        players: int | None = None,
+        code: str | None = None,
+        stake: float = 1,
+        time_limit: float | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.rules: Rules = resolve(rules)
+        if code is None:
+            players = 4 if players is None else players
+            check_players(players)
+        else:
+            players = SUSUN_CODES.players_for(code, parse_code(code)[0], players)
+        if isinstance(stake, bool) or not isinstance(stake, int | float) or not stake >= 0:
+            raise ValueError(f"stake must be a non-negative number, got {stake!r}")
+        if time_limit is not None and (
+            isinstance(time_limit, bool)
+            or not isinstance(time_limit, int | float)
+            or not 0 < time_limit <= 86_400
+        ):
+            raise ValueError(
+                f"time_limit must be a number of seconds in (0, 86400], got {time_limit!r}"
+            )
+        self.players: int = players
+        self.stake: float = float(stake)
+        self.time_limit: float | None = None if time_limit is None else float(time_limit)
+        self._clock = clock
+        self.round: int = 0
+        self._totals = Totals([0] * players, [0.0] * players, [0.0] * players)
+        self._start(code)
+
+    @classmethod
+    def from_hands(
+        cls,
+        rules: Any,
+        hands: Sequence[Any],
+        stake: float = 1,
+        time_limit: float | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> Table:
+        """A table whose first round holds these hands (2-4 hands of 13 distinct cards), for
+        worked examples, tests and replays; its ``code`` is None. Later rounds are dealt
+        from codes as usual."""
+        if not isinstance(hands, Sequence) or not 2 <= len(hands) <= 4:
+            raise ValueError("hands: give 2 to 4 hands of 13 cards")
+        ids = [_row(hand, 13, f"hand {i}") for i, hand in enumerate(hands)]
+        every = [c for hand in ids for c in hand]
+        if len(set(every)) != len(every):
+            twice = next(c for c in every if every.count(c) > 1)
+            raise ValueError(f"{_core.format_cards([twice])[0]} is dealt twice")
+        table = cls(rules, players=len(ids), stake=stake, time_limit=time_limit, clock=clock)
+        table.code = None
+        table._hands = [sorted(hand) for hand in ids]
+        return table
+
+    # The round --------------------------------------------------------------------------
+
+    def _start(self, code: str | None, dealt_at: float | None = None) -> None:
+        if code is None:
+            code = new_code(self.players)
+        hands = deal(code, self.players)  # raises, changing nothing, on a bad code
+        self.code: str | None = canonical_code(code)
+        self._hands = [sorted(h) for h in hands]
+        self._rows: list[SeatRows | None] = [None] * self.players
+        self._result: TableResult | None = None
+        self.dealt_at: float = self._clock() if dealt_at is None else dealt_at
+        self.round += 1
+
+    def next_round(self, code: str | None = None) -> None:
+        """Deal the next round of the match once this one is revealed; totals carry on."""
+        self.expire()
+        if self._result is None:
+            raise ValueError("the round is not revealed yet")
+        self._start(code)
+
+    @property
+    def deadline(self) -> float | None:
+        """When unarranged seats are arranged by the bot (clock seconds), or None."""
+        return None if self.time_limit is None else self.dealt_at + self.time_limit
+
+    def expire(self) -> bool:
+        """Apply the time limit: once it has passed, the ``expert`` bot arranges every seat
+        that has not, and the table is revealed. True when it did so now."""
+        deadline = self.deadline
+        if self._result is not None or deadline is None or self._clock() < deadline:
+            return False
+        for seat in range(self.players):
+            if self._rows[seat] is None:
+                self._rows[seat] = self._bot_rows(seat, "expert", by="time")
+        self._reveal()
+        return True
+
+    def hand(self, seat: int) -> list[int]:
+        """The seat's 13 cards, sorted by id (low to high rank)."""
+        self._check_seat(seat)
+        return list(self._hands[seat])
+
+    @property
+    def arranged(self) -> list[bool]:
+        """Per seat: True once it has arranged or declared."""
+        self.expire()
+        return [rows is not None for rows in self._rows]
+
+    @property
+    def revealed(self) -> bool:
+        self.expire()
+        return self._result is not None
+
+    @property
+    def result(self) -> TableResult | None:
+        """The scored round once every seat has arranged (or the time ran out); else None."""
+        self.expire()
+        return self._result
+
+    @property
+    def totals(self) -> Totals:
+        """Points, money and fees over the match, this round included once revealed."""
+        self.expire()
+        return Totals(
+            list(self._totals.points), list(self._totals.money), list(self._totals.fee)
+        )
+
+    def rows(self, seat: int) -> SeatRows | None:
+        """What the seat put down, or None. Before the reveal only the seat itself (or a
+        server acting for it) should be shown this."""
+        self._check_seat(seat)
+        return self._rows[seat]
+
+    def specials(self, seat: int) -> list[str]:
+        """The special hands the seat holds that these rules count (what it may declare)."""
+        self._check_seat(seat)
+        hand = self._hands[seat]
+        return [s for s in SPECIALS if self._counts(s) and _core.susun_holds_special(hand, s)]
+
+    # Moves ----------------------------------------------------------------------------
+
+    def arrange(
+        self, seat: int, top: Any, middle: Any, bottom: Any, confirm_foul: bool = False
+    ) -> SeatRows:
+        """Put down the seat's rows. They must hold exactly its 13 cards (ValueError
+        otherwise); a fouled arrangement is refused with code FOULED (naming the rows out of
+        order) unless ``confirm_foul``. A dragon hand is scored as a dragon whatever its
+        rows. When this was the last seat, the table is revealed."""
+        self._check_open(seat)
+        rows = [
+            _row(top, 3, "the top row"),
+            _row(middle, 5, "the middle row"),
+            _row(bottom, 5, "the bottom row"),
+        ]
+        given = [c for row in rows for c in row]
+        if len(set(given)) != len(given):
+            twice = next(c for c in given if given.count(c) > 1)
+            raise ValueError(f"{_core.format_cards([twice])[0]} is in the rows twice")
+        if sorted(given) != self._hands[seat]:
+            missing = sorted(set(self._hands[seat]) - set(given))
+            foreign = sorted(set(given) - set(self._hands[seat]))
+            raise ValueError(
+                "the rows must hold exactly this seat's 13 cards: "
+                f"not in the hand {_core.format_cards(foreign)}, "
+                f"left out {_core.format_cards(missing)}"
+            )
+        keys, _, fouled, _ = _core.susun_player_rows(rows[0], rows[1], rows[2], self.rules.core)
+        if fouled and not confirm_foul:
+            checks = (("top>middle", keys[0] > keys[1]), ("middle>bottom", keys[1] > keys[2]))
+            out = [name for name, bad in checks if bad]
+            raise IllegalArrangement(
+                "FOULED",
+                f"these rows are out of order ({', '.join(out)}): confirm to play them "
+                "fouled (pao) or rearrange",
+                out,
+            )
+        dragon = self._counts("dragon") and _core.susun_holds_special(given, "dragon")
+        placed = SeatRows(
+            rows[0], rows[1], rows[2], "dragon" if dragon else None, bool(fouled), "player"
+        )
+        self._place(seat, placed)
+        return placed
+
+    def declare(self, seat: int, special: str) -> SeatRows:
+        """Declare a special hand instead of arranging (RULES.md 4.4): refused with code
+        NO_SUCH_SPECIAL when the seat does not hold it or the rules do not count it."""
+        self._check_open(seat)
+        if special not in SPECIALS:
+            raise ValueError(f"special must be one of {', '.join(SPECIALS)}, got {special!r}")
+        if special not in self.specials(seat):
+            held = self._counts(special)
+            why = "the hand does not hold it" if held else "the rules do not count it"
+            raise IllegalArrangement("NO_SUCH_SPECIAL", f"cannot declare {special}: {why}")
+        placed = self._special_rows(seat, special, by="player")
+        self._place(seat, placed)
+        return placed
+
+    def bot_arrange(self, seat: int, level: str = "expert") -> SeatRows:
+        """Let the bot of ``level`` (``beginner``, ``standard``, ``expert``, or a strategy
+        name) arrange the seat, declaring a special when that pays."""
+        strategy_of(level)
+        self._check_open(seat)
+        placed = self._bot_rows(seat, level, by="bot")
+        self._place(seat, placed)
+        return placed
+
+    # Inside ---------------------------------------------------------------------------
+
+    def _counts(self, special: str) -> bool:
+        return self.rules.special_value(special) > 0
+
+    def _bot_rows(self, seat: int, level: str, by: str) -> SeatRows:
+        strategy = strategy_of(level)
+        model = ev_model(self.rules, self.players) if strategy == "ev" else None
+        top, middle, bottom, _, declared = _core.susun_bot_choice(
+            self._hands[seat], self.rules.core, strategy, model
+        )
+        if declared is not None:
+            return self._special_rows(seat, declared, by=by)
+        _, _, fouled, _ = _core.susun_player_rows(top, middle, bottom, self.rules.core)
+        return SeatRows(list(top), list(middle), list(bottom), None, bool(fouled), by)
+
+    def _special_rows(self, seat: int, special: str, by: str) -> SeatRows:
+        hand = self._hands[seat]
+        shown = _core.susun_special_rows(hand, special)
+        if shown is None:  # six pairs, a dragon: shown as the hand in order
+            shown = (hand[:3], hand[3:8], hand[8:])
+        return SeatRows(list(shown[0]), list(shown[1]), list(shown[2]), special, False, by)
+
+    def _place(self, seat: int, placed: SeatRows) -> None:
+        self._rows[seat] = placed
+        if all(rows is not None for rows in self._rows):
+            self._reveal()
+
+    def _reveal(self) -> None:
+        placed = [rows for rows in self._rows if rows is not None]
+        assert len(placed) == self.players
+        entries: list[tuple[list[int], list[int], bool, bool, str | None]] = []
+        for rows in placed:
+            keys, bonus, fouled, _ = _core.susun_player_rows(
+                rows.top, rows.middle, rows.bottom, self.rules.core
+            )
+            if rows.special is not None:
+                dragon = rows.special == "dragon"
+                entries.append(([0, 0, 0], [0, 0, 0], False, dragon, rows.special))
+            else:
+                entries.append((list(keys), list(bonus), bool(fouled), False, None))
+        points, between, row_winner, multiplier, supers = _core.susun_score_table(
+            entries, self.rules.core
+        )
+        money = [p * self.stake for p in points]
+        fee = [self.rules.room_fee * m if m > 0 else 0.0 for m in money]
+        pairs = []
+        for i in range(self.players):
+            for j in range(i + 1, self.players):
+                specials = [placed[i].special, placed[j].special]
+                compared = specials == [None, None] and not (placed[i].fouled or placed[j].fouled)
+                pairs.append(
+                    {
+                        "players": [i, j],
+                        "rows": {
+                            POSITIONS[k]: int(row_winner[i][j][k]) if compared else 0
+                            for k in range(3)
+                        },
+                        "multiplier": [int(multiplier[i][j]), int(multiplier[j][i])],
+                        "points": [int(between[i][j]), int(between[j][i])],
+                        "fouled": [placed[i].fouled, placed[j].fouled],
+                        "special": specials,
+                        "super": [bool(supers[i]), bool(supers[j])],
+                    }
+                )
+        self._result = TableResult(
+            seats=[
+                SeatResult(seat, placed[seat], int(points[seat]), money[seat], fee[seat])
+                for seat in range(self.players)
+            ],
+            pairs=pairs,
+            fee_total=sum(fee),
+        )
+        for seat in range(self.players):
+            self._totals.points[seat] += int(points[seat])
+            self._totals.money[seat] += money[seat]
+            self._totals.fee[seat] += fee[seat]
+
+    def _check_seat(self, seat: Any) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ValueError(f"seat must be 0..{self.players - 1}, got {seat!r}")
+
+    def _check_open(self, seat: int) -> None:
+        self._check_seat(seat)
+        self.expire()
+        if self._result is not None:
+            raise IllegalArrangement("REVEALED", "the table is revealed; wait for the next round")
+        if self._rows[seat] is not None:
+            raise IllegalArrangement("ALREADY_ARRANGED", f"seat {seat} has arranged already")
+
+    def __repr__(self) -> str:
+        state = "revealed" if self._result is not None else f"arranged={self.arranged}"
+        return f"Table(code={self.code!r}, players={self.players}, round={self.round}, {state})"
+
+
+def _row(cards: Any, n: int, what: str) -> list[int]:
+    ids = _core.parse_cards(cards)
+    if len(ids) != n:
+        raise ValueError(f"{what} holds {n} cards, got {len(ids)}")
+    return ids
