@@ -279,6 +279,51 @@ def _seat_keys(mapping: Mapping[int, str]) -> str:
     return json.dumps({str(seat): value for seat, value in sorted(mapping.items())})
 
 
+@dataclass
+class SusunRound:
+    """A Susun round: its code, when it was dealt (seconds since the epoch: the time limit
+    runs from then), what each seat put down so far (``susun.SeatRows`` as a dict), and once
+    revealed the points of each seat."""
+
+    code: str
+    dealt_at: float
+    placed: dict[int, dict[str, Any]] = field(default_factory=dict)
+    points: list[int] | None = None
+
+
+@dataclass
+class SusunRecord(SessionRecord):
+    """One stored Capsa Susun match; ``settings`` holds its ``stake`` and ``time_limit``."""
+
+    TABLE: ClassVar[str] = "susun_games"
+    rounds: list[SusunRound] = field(default_factory=list)
+
+    def rounds_json(self) -> str:
+        rounds = []
+        for r in self.rounds:
+            item: dict[str, Any] = {
+                "code": r.code,
+                "dealt_at": r.dealt_at,
+                "placed": {str(seat): rows for seat, rows in sorted(r.placed.items())},
+            }
+            if r.points is not None:
+                item["points"] = r.points
+            rounds.append(item)
+        return json.dumps(rounds, separators=(",", ":"))
+
+    @classmethod
+    def rounds_from_json(cls, text: str) -> list[Any]:
+        return [
+            SusunRound(
+                r["code"],
+                float(r["dealt_at"]),
+                {int(seat): rows for seat, rows in r["placed"].items()},
+                r.get("points"),
+            )
+            for r in json.loads(text)
+        ]
+
+
 R = TypeVar("R", bound=SessionRecord)
 
 
