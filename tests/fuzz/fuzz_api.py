@@ -13,8 +13,8 @@ bot's hints and Susun ones arranged (best rows, a confirmed foul) and dealt agai
 state reached is a snapshot, and each input picks one, which is restored (through
 ``api.game_store``) before the request, so an input always meets the same game state.
 Their bearer token is mostly the right one, sometimes another seat's, another game's, a
-wrong one or none, and the id sometimes unknown or odd; changes sometimes carry an If-Match (the current tag,
-a stale, weak or arbitrary one, '*') or a ``version`` in the body.
+wrong one or none, and the id sometimes unknown or odd; changes sometimes carry an
+If-Match (the current tag, a stale, weak or arbitrary one, '*') or a ``version`` in the body.
 
 Checked for every response: status < 500 and one the OpenAPI document lists for the
 route; JSON (application/json, or application/problem+json for a problem); a problem has
