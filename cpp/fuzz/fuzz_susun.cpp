@@ -26,6 +26,7 @@
 
 #include "capsa_fast/poker.hpp"
 #include "capsa_fast/susun.hpp"
+#include "capsa_fast/susun_table.hpp"
 #include "fuzz_input.hpp"
 
 using namespace capsa_fast;
@@ -494,6 +495,100 @@ void check_table(Input& in, const int* hand, const Arrangement& mine, const Rule
 
 }  // namespace
 
+// A hand built to hold a special (six pairs, three flushes or three straights) from the
+// input's bytes; a repeated card makes it fall back to the last good one.
+std::array<int, 13> special_hand(Input& in, int kind) {
+  std::array<int, 13> h{};
+  std::uint64_t used = 0;
+  int n = 0;
+  auto add = [&](int card) {
+    if (n < 13 && !(used >> card & 1)) {
+      used |= std::uint64_t{1} << card;
+      h[static_cast<std::size_t>(n++)] = card;
+    }
+  };
+  for (int tries = 0; n < 13 && tries < 64; ++tries) {
+    if (kind == 0) {  // pairs of ranks, then a single
+      const int r = in.range(0, 12);
+      add(r * 4 + in.range(0, 3));
+      add(r * 4 + in.range(0, 3));
+    } else if (kind == 1) {  // rows of one suit each
+      const int suit = in.range(0, 3);
+      const int row = n < 3 ? 3 : 5;
+      const int start = n;
+      for (int k = 0; k < 13 && n < start + row; ++k) add(in.range(0, 12) * 4 + suit);
+    } else {  // runs: 3 from A-2-3 .. Q-K-A, 5 from A-2-3-4-5 .. 10-J-Q-K-A
+      const int len = n < 3 ? 3 : 5;
+      const int first = len == 3 ? in.range(0, 11) : in.range(0, 9);
+      for (int k = 0; k < len; ++k) add(((first + 12 + k) % 13) * 4 + in.range(0, 3));
+    }
+  }
+  for (int c = 0; n < 13; ++c) add(c);  // fill up whatever did not fit
+  return h;
+}
+
+// Special hands against the slow way: six pairs by rank counts, three flushes and three
+// straights by trying every split; the rows shown must be the hand and hold the special.
+void check_specials(const std::array<int, 13>& hand) {
+  int counts[13] = {};
+  for (const int c : hand) ++counts[rank_of(c)];
+  int pairs = 0;
+  for (const int k : counts) pairs += k / 2;
+  FUZZ_CHECK(holds_special(hand.data(), Special::kSixPairs) == (pairs >= 6));
+  auto suited = [&](const int* idx, int k) {
+    for (int i = 1; i < k; ++i)
+      if (suit_of(hand[static_cast<std::size_t>(idx[i])]) != suit_of(hand[static_cast<std::size_t>(idx[0])])) return false;
+    return true;
+  };
+  auto run = [&](const int* idx, int k) {
+    unsigned ranks = 0;
+    for (int i = 0; i < k; ++i) ranks |= 1u << rank_of(hand[static_cast<std::size_t>(idx[i])]);
+    for (int first = 0; first < 13; ++first) {  // lowest rank read upward, A as 12 before 2
+      if (k == 3 && first == 11) continue;      // K-A-2 is no run
+      if (k == 5 && first >= 9 && first != 12) continue;
+      unsigned want = 0;
+      for (int i = 0; i < k; ++i) want |= 1u << ((first + i) % 13);
+      if (want == ranks) return true;
+    }
+    return false;
+  };
+  bool flushes = false, straights = false;
+  int top[3], mid[5], bot[5];
+  for (unsigned t = 0; t < (1u << 13); ++t) {
+    if (__builtin_popcount(t) != 3) continue;
+    const unsigned rest = ((1u << 13) - 1) & ~t;
+    for (unsigned m = rest; m; m = (m - 1) & rest) {  // every subset of the other ten
+      if (__builtin_popcount(m) != 5) continue;
+      int a = 0, b = 0, c = 0;
+      for (int i = 0; i < 13; ++i) {
+        if (t >> i & 1) top[a++] = i;
+        else if (m >> i & 1) mid[b++] = i;
+        else bot[c++] = i;
+      }
+      flushes = flushes || (suited(top, 3) && suited(mid, 5) && suited(bot, 5));
+      straights = straights || (run(top, 3) && run(mid, 5) && run(bot, 5));
+    }
+  }
+  FUZZ_CHECK(holds_special(hand.data(), Special::kThreeFlushes) == flushes);
+  FUZZ_CHECK(holds_special(hand.data(), Special::kThreeStraights) == straights);
+  for (const Special sp : {Special::kThreeFlushes, Special::kThreeStraights}) {
+    Split shown;
+    const bool has = special_rows(hand.data(), sp, &shown);
+    FUZZ_CHECK(has == holds_special(hand.data(), sp));
+    if (!has) continue;
+    unsigned seen = 0;
+    int ti[3], mi[5], bi[5];
+    for (int i = 0; i < 3; ++i) seen |= 1u << (ti[i] = shown.top[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < 5; ++i) seen |= 1u << (mi[i] = shown.middle[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < 5; ++i) seen |= 1u << (bi[i] = shown.bottom[static_cast<std::size_t>(i)]);
+    FUZZ_CHECK(seen == (1u << 13) - 1);
+    const bool ok = sp == Special::kThreeFlushes
+                        ? suited(ti, 3) && suited(mi, 5) && suited(bi, 5)
+                        : run(ti, 3) && run(mi, 5) && run(bi, 5);
+    FUZZ_CHECK(ok);
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Input in(data, size);
   const Rules rules = read_rules(in);
@@ -520,5 +615,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(p.bonus[0] == bonus_value(poker::evaluate(rw.top, 3), kTop, rules));
 
   check_table(in, hand.data(), best, rules);
+  // One hand a run (the splits are walked the slow way): the dealt one or one built to hold
+  // a special (with whatever the input breaks of it).
+  const int kind = in.range(0, 3);
+  check_specials(kind == 3 ? hand : special_hand(in, kind));
   return 0;
 }
