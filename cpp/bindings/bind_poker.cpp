@@ -196,22 +196,38 @@ std::string row_problem(const std::vector<long long>& row) {
   return "invalid row";
 }
 
-// Splits [0, n) into `threads` contiguous parts and runs f(begin, end) on each.
+// Rows per unit of work handed to a thread, and the fewest rows worth a thread of their
+// own: starting a thread costs tens of microseconds, about what 10^4 hands take, so each
+// extra thread needs well over that (measured: README, "Performance").
+constexpr std::size_t kChunkRows = 16384;
+constexpr std::size_t kMinRowsPerThread = 131072;
+
+// How many threads evaluate n rows when the caller asked for `threads`.
+std::size_t threads_for(std::size_t n, int threads) {
+  return std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(threads),
+                                                        n / kMinRowsPerThread));
+}
+
+// Runs f(begin, end) over [0, n) in chunks taken in turn by `parts` threads (this one
+// included), so a thread slowed by other work on its core just takes fewer chunks.
 template <class F>
-void parallel_rows(std::size_t n, int threads, F&& f) {
-  const std::size_t parts = std::min<std::size_t>(static_cast<std::size_t>(threads),
-                                                  std::max<std::size_t>(n / 65536, 1));
+void parallel_rows(std::size_t n, std::size_t parts, F&& f) {
   if (parts <= 1) {
     f(std::size_t{0}, n);
     return;
   }
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (;;) {
+      const std::size_t b = next.fetch_add(kChunkRows, std::memory_order_relaxed);
+      if (b >= n) return;
+      f(b, std::min(n, b + kChunkRows));
+    }
+  };
   std::vector<std::thread> pool;
-  const std::size_t chunk = (n + parts - 1) / parts;
-  for (std::size_t p = 1; p < parts; ++p) {
-    const std::size_t b = p * chunk, e = std::min(n, b + chunk);
-    if (b < e) pool.emplace_back([&f, b, e] { f(b, e); });
-  }
-  f(std::size_t{0}, std::min(n, chunk));
+  pool.reserve(parts - 1);
+  for (std::size_t p = 1; p < parts; ++p) pool.emplace_back(worker);
+  worker();
   for (auto& t : pool) t.join();
 }
 
@@ -227,18 +243,11 @@ py::array_t<std::int32_t> batch_typed(const py::array& arr, bool validate, int t
   std::atomic<bool> all_valid{true};
   {
     py::gil_scoped_release release;
-    parallel_rows(n, threads, [&](std::size_t b, std::size_t e) {
-      // Strengths are computed into a small buffer and widened to int32 for the caller.
-      constexpr std::size_t kBlock = 4096;
-      Strength buf[kBlock];
-      bool ok = true;
-      for (std::size_t i = b; i < e; i += kBlock) {
-        const std::size_t m = std::min(kBlock, e - i);
-        ok &= poker::evaluate_batch(data + static_cast<std::ptrdiff_t>(i) * rs, m, k, rs, cs,
-                                    buf, validate);
-        for (std::size_t j = 0; j < m; ++j) dst[i + j] = buf[j];
+    parallel_rows(n, threads_for(n, threads), [&](std::size_t b, std::size_t e) {
+      if (!poker::evaluate_batch(data + static_cast<std::ptrdiff_t>(b) * rs, e - b, k, rs, cs,
+                                 dst + b, validate)) {
+        all_valid.store(false, std::memory_order_relaxed);
       }
-      if (!ok) all_valid = false;
     });
   }
   if (!all_valid) {
@@ -325,6 +334,27 @@ void bind_poker(py::module_& m) {
     names.emplace_back(poker::category_name(static_cast<poker::Category>(c)));
   m.attr("CATEGORIES") = py::tuple(py::cast(names));
   m.attr("MAX_STRENGTH") = static_cast<int>(poker::kMaxStrength);
+  m.def("batch_paths", [] {
+    std::vector<std::string> names;
+    for (int p = 0; p < poker::kNumBatchPaths; ++p) {
+      if (poker::batch_path_supported(static_cast<poker::BatchPath>(p)))
+        names.emplace_back(poker::batch_path_name(static_cast<poker::BatchPath>(p)));
+    }
+    return names;
+  });
+  m.def("batch_path", [] { return std::string(poker::batch_path_name(poker::batch_path())); });
+  m.def(
+      "set_batch_path",
+      [](const std::string& name) {
+        std::string known;
+        for (int p = 0; p < poker::kNumBatchPaths; ++p) {
+          const auto path = static_cast<poker::BatchPath>(p);
+          if (name == poker::batch_path_name(path)) return poker::set_batch_path(path);
+          known += std::string(known.empty() ? "" : ", ") + poker::batch_path_name(path);
+        }
+        throw std::invalid_argument("not a batch path: '" + name + "' (known: " + known + ")");
+      },
+      py::arg("name"));
 }
 
 }  // namespace capsa_fast::bindings
