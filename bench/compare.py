@@ -9,12 +9,14 @@ Run:  python bench/compare.py                  (a few minutes)
 
 Every peer evaluates the same hands (numpy seed, uniformly random distinct cards), each
 measurement is repeated and the median is reported, so the ratios in the table compare
-like with like. Before every timed batch run a 64 MB buffer is rewritten, so no run starts
-with the hands or tables in cache from the previous one. Batch rows time one evaluate_batch
-call on a uint8 [N, k] array, one thread unless marked, on the loop this CPU runs fastest
-and (rows marked "path=...") on every other loop it can run. Per-hand rows time a plain
-Python loop of single calls over pre-converted inputs (ids for capsa_fast and phevaluator,
-eval7.Card lists, treys ints), so they include the loop and call overhead a user pays.
+like with like. Batch rows time one evaluate_batch call on a uint8 [N, k] array, one
+thread unless marked, on the loop this CPU runs fastest and (rows marked "path=...") on
+every other loop it can run; all batch rows of one k are timed in turn, round after round,
+so a change of load on the machine falls on all of them, and before every timed run a
+64 MB buffer is rewritten, so no run starts with the hands or tables in cache. Per-hand
+rows time a plain Python loop of single calls over pre-converted inputs (ids for
+capsa_fast and phevaluator, eval7.Card lists, treys ints), so they include the loop and
+call overhead a user pays.
 "vs phevaluator" is how many times faster than phevaluator's public per-hand call
 evaluate_cards(*ids) on the same k (higher is better); "vs fastest phevaluator" uses the
 fastest of its public per-hand calls; "vs external" compares with the first --external
@@ -30,7 +32,7 @@ exactly as capsa_fast does, or the script stops. This is how to compare with a C
 evaluator such as OMPEval on the same hands in the same run without shipping its code.
 
 Thread scaling: evaluate_batch with threads=1 and threads=2 on 250,000, 1,000,000 and
-4,000,000 hands; the speed-up is the ratio of the medians.
+4,000,000 7-card hands, taken in turn; the speed-up is the ratio of the medians.
 
 Also measured: `import capsa_fast` in a fresh interpreter (median of several).
 """
@@ -180,10 +182,42 @@ def measure_per_hand(
     return Row(peer, k, ns, n, **flags)
 
 
-def measure_batch(peer: str, k: int, hands: np.ndarray, repeats: int, **options: object) -> Row:
-    evaluate_batch = capsa_fast.poker.evaluate_batch
-    ns = median_ns(lambda: evaluate_batch(hands, **options), repeats, flush=True) / len(hands)
-    return Row(peer, k, ns, len(hands))
+@dataclass
+class BatchRun:
+    """One batch measurement: `run` evaluates all the hands once, on loop `path`."""
+
+    peer: str
+    run: Callable[[], object]
+    path: str | None = None
+    external: bool = False
+
+
+def measure_batches(k: int, n: int, runs: list[BatchRun], repeats: int) -> list[Row]:
+    """Times every run `repeats` times, taking them in turn (round robin, caches flushed
+    before each), so that a change of load on the machine falls on all of them alike and
+    the ratios between rows hold even when the absolute times move."""
+    default_path = capsa_fast.poker.batch_path()
+    times: list[list[int]] = [[] for _ in runs]
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for rep in range(repeats + 1):  # the first round warms up and is not counted
+            for i, batch_run in enumerate(runs):
+                capsa_fast.poker.set_batch_path(batch_run.path or default_path)
+                flush_caches()
+                start = time.perf_counter_ns()
+                batch_run.run()
+                elapsed = time.perf_counter_ns() - start
+                if rep:
+                    times[i].append(elapsed)
+    finally:
+        capsa_fast.poker.set_batch_path(default_path)
+        if gc_was_enabled:
+            gc.enable()
+    return [
+        Row(r.peer, k, statistics.median(t) / n, n, external=r.external)
+        for r, t in zip(runs, times, strict=True)
+    ]
 
 
 def measure_scaling(k: int, hands: np.ndarray, repeats: int) -> Scaling:
@@ -337,6 +371,7 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     hands = {k: random_hands(rng, batch_n, k) for k in (5, 7)}
     rows: list[Row] = []
+    evaluate_batch = capsa_fast.poker.evaluate_batch
 
     for k in (5, 7):
         batch = hands[k]
@@ -346,42 +381,46 @@ def main() -> None:
         check = np.asarray(capsa_fast.poker.evaluate_batch(batch[:1000]))
         assert [capsa_fast.poker.evaluate(h).strength for h in as_ids[:1000]] == check.tolist()
 
+        runs: list[BatchRun] = []
         for i, external in enumerate(externals):
             sample = batch[:200_000]
-            ours = np.asarray(capsa_fast.poker.evaluate_batch(sample))
+            ours = np.asarray(evaluate_batch(sample))
             if not same_order(ours, external.evaluate(sample)):
                 raise SystemExit(f"{external.name} orders {k}-card hands differently: not compared")
-            ns = median_ns(lambda e=external, b=batch: e.evaluate(b), batch_repeats, flush=True)
-            peer = f"{external.name} (external, batch)"
-            rows.append(Row(peer, k, ns / batch_n, batch_n, external=i == 0))
-
-        rows.append(measure_batch("capsa_fast evaluate_batch", k, batch, batch_repeats))
-        rows.append(
-            measure_batch(
-                "capsa_fast evaluate_batch validate=False", k, batch, batch_repeats, validate=False
+            runs.append(
+                BatchRun(
+                    f"{external.name} (external, batch)",
+                    lambda e=external, b=batch: e.evaluate(b),
+                    external=i == 0,
+                )
             )
-        )
-        rows.append(
-            measure_batch("capsa_fast evaluate_batch threads=2", k, batch, batch_repeats, threads=2)
-        )
+        runs += [
+            BatchRun("capsa_fast evaluate_batch", lambda b=batch: evaluate_batch(b)),
+            BatchRun(
+                "capsa_fast evaluate_batch validate=False",
+                lambda b=batch: evaluate_batch(b, validate=False),
+            ),
+            BatchRun(
+                "capsa_fast evaluate_batch threads=2", lambda b=batch: evaluate_batch(b, threads=2)
+            ),
+        ]
         for path in paths:
-            if path == default_path:
-                continue
-            capsa_fast.poker.set_batch_path(path)
-            try:
-                for validate in (True, False):
-                    label = "" if validate else " validate=False"
-                    rows.append(
-                        measure_batch(
-                            f"capsa_fast evaluate_batch path={path}{label}",
-                            k,
-                            batch,
-                            max(3, batch_repeats // 3),
-                            validate=validate,
-                        )
+            if path != default_path:
+                runs.append(
+                    BatchRun(
+                        f"capsa_fast evaluate_batch path={path}",
+                        lambda b=batch: evaluate_batch(b),
+                        path=path,
                     )
-            finally:
-                capsa_fast.poker.set_batch_path(default_path)
+                )
+                runs.append(
+                    BatchRun(
+                        f"capsa_fast evaluate_batch path={path} validate=False",
+                        lambda b=batch: evaluate_batch(b, validate=False),
+                        path=path,
+                    )
+                )
+        rows += measure_batches(k, batch_n, runs, batch_repeats)
         if args.batch_only:
             continue
 
