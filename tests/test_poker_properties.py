@@ -15,6 +15,10 @@ What a user would notice if these failed:
 from __future__ import annotations
 
 import os
+import signal
+import threading
+import time
+import warnings
 from itertools import combinations, combinations_with_replacement
 
 import capsa_fast
@@ -395,6 +399,52 @@ def test_threads_never_change_the_strengths(threads: int | None) -> None:
     hands[400_000, 3] = 60
     with pytest.raises(ValueError, match=r"^row 400000: not a card id: 60"):
         poker.evaluate_batch(hands, threads=threads)
+
+
+def test_batches_from_several_python_threads_at_once() -> None:
+    # The GIL is released, so these batches overlap; each uses the worker threads or, when
+    # another batch holds them, threads of its own.
+    hands = [random_hands(np.random.default_rng(80 + i), 300_000, 7) for i in range(4)]
+    expected = [np.asarray(poker.evaluate_batch(h)) for h in hands]
+    results: dict[int, list[np.ndarray]] = {i: [] for i in range(4)}
+
+    def work(i: int) -> None:
+        for _ in range(5):
+            results[i].append(np.asarray(poker.evaluate_batch(hands[i], threads=2)))
+
+    workers = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    for i in range(4):
+        assert len(results[i]) == 5
+        assert all(np.array_equal(r, expected[i]) for r in results[i])
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_threads_work_in_a_forked_child() -> None:
+    # gunicorn forks its workers: the worker threads do not survive a fork, so a child
+    # must not wait for them.
+    hands = random_hands(np.random.default_rng(90), 300_000, 7)
+    expected = np.asarray(poker.evaluate_batch(hands, threads=2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # fork() with threads running
+        pid = os.fork()
+    if pid == 0:
+        ok = np.array_equal(np.asarray(poker.evaluate_batch(hands, threads=2)), expected)
+        os._exit(0 if ok else 1)
+    deadline = time.monotonic() + 60
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise AssertionError("the forked child did not finish its batch in 60 s")
+        time.sleep(0.01)
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 @pytest.mark.parametrize("threads", [0, -1, 2.5, "2", True])

@@ -2,10 +2,15 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -208,6 +213,67 @@ std::size_t threads_for(std::size_t n, int threads) {
                                                         n / kMinRowsPerThread));
 }
 
+// Threads kept between calls: starting and joining one costs about 30 us, a wake-up a few.
+// One batch uses the pool at a time; a call that finds it busy (another Python thread's
+// batch) starts its own threads instead. Never destroyed: its threads wait until the
+// process ends. In a child after fork() the threads are gone, so the child gets a new pool.
+class WorkerPool {
+ public:
+  // Runs task() on `extra` pool threads and on the calling thread; returns once all have
+  // returned, or false at once (task not run) if the pool is busy.
+  bool run(std::size_t extra, const std::function<void()>& task) {
+    std::unique_lock<std::mutex> busy(run_mutex_, std::try_to_lock);
+    if (!busy.owns_lock()) return false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (; threads_ < extra; ++threads_) std::thread([this] { work(); }).detach();
+      task_ = &task;
+      pending_ = extra;
+      ++generation_;
+    }
+    wake_.notify_all();
+    task();
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [this] { return pending_ == 0 && active_ == 0; });
+    task_ = nullptr;
+    return true;
+  }
+
+  static WorkerPool& instance() {
+    static const bool registered = (pthread_atfork(nullptr, nullptr, [] { g_pool = nullptr; }), true);
+    (void)registered;
+    if (g_pool == nullptr) g_pool = new WorkerPool();  // NOLINT: kept for the process
+    return *g_pool;
+  }
+
+ private:
+  void work() {
+    std::uint64_t joined = 0;  // the last run this thread took part in
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return pending_ > 0 && generation_ != joined; });
+      joined = generation_;
+      --pending_;
+      ++active_;
+      const std::function<void()>* task = task_;
+      lock.unlock();
+      (*task)();
+      lock.lock();
+      --active_;
+      if (pending_ == 0 && active_ == 0) done_.notify_all();
+    }
+  }
+
+  static inline WorkerPool* g_pool = nullptr;
+  std::mutex run_mutex_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  std::size_t threads_ = 0;
+  const std::function<void()>* task_ = nullptr;
+  std::uint64_t generation_ = 0;
+  std::size_t pending_ = 0, active_ = 0;
+};
+
 // Runs f(begin, end) over [0, n) in chunks taken in turn by `parts` threads (this one
 // included), so a thread slowed by other work on its core just takes fewer chunks.
 template <class F>
@@ -217,13 +283,14 @@ void parallel_rows(std::size_t n, std::size_t parts, F&& f) {
     return;
   }
   std::atomic<std::size_t> next{0};
-  auto worker = [&] {
+  const std::function<void()> worker = [&] {
     for (;;) {
       const std::size_t b = next.fetch_add(kChunkRows, std::memory_order_relaxed);
       if (b >= n) return;
       f(b, std::min(n, b + kChunkRows));
     }
   };
+  if (WorkerPool::instance().run(parts - 1, worker)) return;
   std::vector<std::thread> pool;
   pool.reserve(parts - 1);
   for (std::size_t p = 1; p < parts; ++p) pool.emplace_back(worker);
