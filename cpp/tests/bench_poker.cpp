@@ -5,7 +5,8 @@
 // * evaluate_batch on the same N random uint8 hands (default 4,000,000, seed 1) for k = 3, 5,
 //   6, 7, with and without validation, on every batch path this CPU supports (or only
 //   --path portable|x86-64-v3|avx512); caches are flushed (a 64 MB buffer is rewritten)
-//   before every timed run; the median of R runs (default 9) is reported;
+//   before every timed run; the variants of one k are timed in turn, round after round, and
+//   the median of R rounds (default 9) is reported;
 // * Hand (capsa_fast/poker_hand.hpp) in an equity-style enumeration: every 5-card board
 //   from the 48 cards left after two players' hole cards, both players evaluated by adding
 //   their hole cards to the board's partial hand.
@@ -107,21 +108,33 @@ int main(int argc, char** argv) {
   for (int k : {3, 5, 6, 7}) {
     const std::vector<std::uint8_t> cards = random_hands(n, k);
     std::vector<Strength> out(n);
-    for (BatchPath p : paths) {
-      set_batch_path(p);
-      for (bool check : {true, false}) {
-        std::vector<double> times;
-        for (int rep = 0; rep < repeats; ++rep) {
-          std::memset(flush.data(), rep, flush.size());
-          const auto t0 = std::chrono::steady_clock::now();
-          evaluate_batch(cards.data(), n, k, k, 1, out.data(), check);
-          const auto t1 = std::chrono::steady_clock::now();
-          times.push_back(std::chrono::duration<double>(t1 - t0).count());
-        }
+    // Every (path, validate) of this k timed in turn, round after round, so that a change
+    // of load on the machine falls on all of them and their ratios hold.
+    struct Variant {
+      BatchPath path;
+      bool check;
+      std::vector<double> times;
+      unsigned checksum = 0;
+    };
+    std::vector<Variant> variants;
+    for (BatchPath p : paths)
+      for (bool check : {true, false}) variants.push_back({p, check, {}, 0});
+    for (int rep = 0; rep <= repeats; ++rep) {  // round 0 warms up, not counted
+      for (Variant& v : variants) {
+        set_batch_path(v.path);
+        std::memset(flush.data(), rep, flush.size());
+        const auto t0 = std::chrono::steady_clock::now();
+        evaluate_batch(cards.data(), n, k, k, 1, out.data(), v.check);
+        const auto t1 = std::chrono::steady_clock::now();
+        if (rep > 0) v.times.push_back(std::chrono::duration<double>(t1 - t0).count());
         unsigned sum = 0;
         for (Strength s : out) sum += s;
-        rows.push_back({batch_path_name(p), k, check, median(times) / static_cast<double>(n) * 1e9, sum});
+        v.checksum = sum;
       }
+    }
+    for (const Variant& v : variants) {
+      rows.push_back({batch_path_name(v.path), k, v.check,
+                      median(v.times) / static_cast<double>(n) * 1e9, v.checksum});
     }
   }
   set_batch_path(default_path);
