@@ -1,6 +1,6 @@
 // C++-only throughput of the poker evaluator, one thread.
 //
-//   build/cpp/bench_poker [--json] [--hands N] [--repeats R] [--path NAME]
+//   build/cpp/bench_poker [--json] [--hands N] [--repeats R] [--path NAME] [--external LIB]
 //
 // * evaluate_batch on the same N random uint8 hands (default 4,000,000, seed 1) for k = 3, 5,
 //   6, 7, with and without validation, on every batch path this CPU supports (or only
@@ -10,7 +10,13 @@
 // * Hand (capsa_fast/poker_hand.hpp) in an equity-style enumeration: every 5-card board
 //   from the 48 cards left after two players' hole cards, both players evaluated by adding
 //   their hole cards to the board's partial hand.
+// * --external LIB: a shared library built outside this repository exporting
+//     int capsa_external_batch(const uint8_t* cards, size_t n, int k, int32_t* out);
+//   (bench/compare.py describes it) is timed on the same hands, in the same rounds, as a
+//   row of its own, so a C++ evaluator such as OMPEval is compared in the same run.
 // --json prints one JSON object instead of the table.
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -54,9 +60,13 @@ double median(std::vector<double> v) {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: bench_poker [--json] [--hands N] [--repeats R] [--path NAME]\n");
+  std::fprintf(stderr,
+               "usage: bench_poker [--json] [--hands N] [--repeats R] [--path NAME] "
+               "[--external LIB]\n");
   return 2;
 }
+
+using ExternalBatch = int (*)(const std::uint8_t*, std::size_t, int, std::int32_t*);
 
 }  // namespace
 
@@ -65,10 +75,22 @@ int main(int argc, char** argv) {
   std::size_t n = 4'000'000;
   int repeats = 9;
   std::vector<BatchPath> paths;
+  ExternalBatch external = nullptr;
+  std::string external_name;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--json") {
       json = true;
+    } else if (arg == "--external" && i + 1 < argc) {
+      void* lib = dlopen(argv[++i], RTLD_NOW);
+      void* fn = lib ? dlsym(lib, "capsa_external_batch") : nullptr;
+      if (fn == nullptr) {
+        std::fprintf(stderr, "bench_poker: cannot use %s: %s\n", argv[i], dlerror());
+        return 1;
+      }
+      external = reinterpret_cast<ExternalBatch>(fn);
+      auto* name = reinterpret_cast<const char* (*)()>(dlsym(lib, "capsa_external_name"));
+      external_name = name ? name() : argv[i];
     } else if (arg == "--hands" && i + 1 < argc) {
       n = std::strtoull(argv[++i], nullptr, 10);
     } else if (arg == "--repeats" && i + 1 < argc) {
@@ -119,7 +141,16 @@ int main(int argc, char** argv) {
     std::vector<Variant> variants;
     for (BatchPath p : paths)
       for (bool check : {true, false}) variants.push_back({p, check, {}, 0});
+    std::vector<std::int32_t> external_out(external ? n : 0);
+    std::vector<double> external_times;
     for (int rep = 0; rep <= repeats; ++rep) {  // round 0 warms up, not counted
+      if (external) {
+        std::memset(flush.data(), rep, flush.size());
+        const auto t0 = std::chrono::steady_clock::now();
+        external(cards.data(), n, k, external_out.data());
+        const auto t1 = std::chrono::steady_clock::now();
+        if (rep > 0) external_times.push_back(std::chrono::duration<double>(t1 - t0).count());
+      }
       for (Variant& v : variants) {
         set_batch_path(v.path);
         std::memset(flush.data(), rep, flush.size());
@@ -131,6 +162,12 @@ int main(int argc, char** argv) {
         for (Strength s : out) sum += s;
         v.checksum = sum;
       }
+    }
+    if (external) {
+      // Its values are its own scale: the checksum only tells runs apart.
+      unsigned sum = 0;
+      for (std::int32_t s : external_out) sum += static_cast<unsigned>(s);
+      rows.push_back({"external", k, false, median(external_times) / static_cast<double>(n) * 1e9, sum});
     }
     for (const Variant& v : variants) {
       rows.push_back({batch_path_name(v.path), k, v.check,
@@ -180,8 +217,9 @@ int main(int argc, char** argv) {
   const double n_boards = static_cast<double>(boards);
 
   if (json) {
-    std::printf("{\"hands\": %zu, \"repeats\": %d, \"default_path\": \"%s\", \"batch\": [", n,
-                repeats, batch_path_name(default_path));
+    std::printf("{\"hands\": %zu, \"repeats\": %d, \"default_path\": \"%s\", \"external\": \"%s\", "
+                "\"batch\": [",
+                n, repeats, batch_path_name(default_path), external_name.c_str());
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];
       std::printf("%s{\"path\": \"%s\", \"k\": %d, \"validate\": %s, \"ns_per_hand\": %.4f, "
@@ -197,6 +235,7 @@ int main(int argc, char** argv) {
   std::printf("evaluate_batch, %zu random uint8 hands, one thread, median of %d (caches flushed); "
               "default path here: %s\n",
               n, repeats, batch_path_name(default_path));
+  if (external) std::printf("external: %s\n", external_name.c_str());
   std::printf("%-10s %2s %-9s %10s %14s  %s\n", "path", "k", "validate", "ns/hand", "M hands/s",
               "checksum");
   for (const Row& r : rows) {
