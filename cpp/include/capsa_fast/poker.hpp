@@ -4,6 +4,9 @@
 // strengths tie. 3-, 5-, 6- and 7-card hands share one scale: a 3-card hand (a Susun top
 // row) compares with a 5-card hand category first, then ranks in order, a missing kicker
 // counting lower than any card; 6 and 7 cards are worth their best five.
+//
+// For enumeration (equity, Susun deals) capsa_fast/poker_hand.hpp has poker::Hand, a
+// partial hand that grows a card at a time and evaluates inline on the same scale.
 #pragma once
 
 #include <array>
