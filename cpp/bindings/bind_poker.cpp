@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -274,20 +275,37 @@ class WorkerPool {
   std::size_t pending_ = 0, active_ = 0;
 };
 
-// Runs f(begin, end) over [0, n) in chunks taken in turn by `parts` threads (this one
-// included), so a thread slowed by other work on its core just takes fewer chunks.
+// Runs f(begin, end) over [0, n) with `parts` threads (this one included). Each thread
+// has its own contiguous share, which it takes a chunk at a time, and then helps with the
+// others' shares, so a thread slowed by other work on its core just does less. Own shares
+// first, because the output's pages are first touched here: numpy backs a large array
+// with 2 MB pages, and two threads writing into the same new page wait for each other
+// while the kernel clears it.
 template <class F>
 void parallel_rows(std::size_t n, std::size_t parts, F&& f) {
   if (parts <= 1) {
     f(std::size_t{0}, n);
     return;
   }
-  std::atomic<std::size_t> next{0};
+  struct alignas(64) Share {
+    std::atomic<std::size_t> next{0};
+    std::size_t end = 0;
+  };
+  std::unique_ptr<Share[]> shares(new Share[parts]);
+  for (std::size_t p = 0; p < parts; ++p) {
+    shares[p].next.store(n * p / parts, std::memory_order_relaxed);
+    shares[p].end = n * (p + 1) / parts;
+  }
+  std::atomic<std::size_t> ids{0};
   const std::function<void()> worker = [&] {
-    for (;;) {
-      const std::size_t b = next.fetch_add(kChunkRows, std::memory_order_relaxed);
-      if (b >= n) return;
-      f(b, std::min(n, b + kChunkRows));
+    const std::size_t id = ids.fetch_add(1, std::memory_order_relaxed) % parts;
+    for (std::size_t q = 0; q < parts; ++q) {
+      Share& share = shares[(id + q) % parts];
+      for (;;) {
+        const std::size_t b = share.next.fetch_add(kChunkRows, std::memory_order_relaxed);
+        if (b >= share.end) break;
+        f(b, std::min(share.end, b + kChunkRows));
+      }
     }
   };
   if (WorkerPool::instance().run(parts - 1, worker)) return;
