@@ -13,7 +13,7 @@ like with like. Batch rows time one evaluate_batch call on a uint8 [N, k] array,
 thread unless marked, on the loop this CPU runs fastest and (rows marked "path=...") on
 every other loop it can run; all batch rows of one k are timed in turn, round after round,
 so a change of load on the machine falls on all of them, and before every timed run a
-64 MB buffer is rewritten, so no run starts with the hands or tables in cache. Per-hand
+64 MB buffer is read, so no run starts with the hands or tables in cache. Per-hand
 rows time a plain Python loop of single calls over pre-converted inputs (ids for
 capsa_fast and phevaluator, eval7.Card lists, treys ints), so they include the loop and
 call overhead a user pays.
@@ -82,12 +82,14 @@ class Scaling:
         return self.one_thread_ms / self.two_threads_ms
 
 
-# Rewritten before every timed batch run: evicts the hands, tables and output of the last.
-_FLUSH = np.zeros(64 << 20, dtype=np.uint8)
+# Read before every timed batch run: evicts the hands, tables and output of the last. Read,
+# not written, so that no dirty lines of its own are left to be written back during the
+# timed run; filled once so that its pages are real memory, not the shared zero page.
+_FLUSH = np.ones(64 << 20, dtype=np.uint8)
 
 
 def flush_caches() -> None:
-    np.add(_FLUSH, 1, out=_FLUSH)
+    _FLUSH.max()
 
 
 class External:
