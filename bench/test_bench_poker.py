@@ -3,8 +3,9 @@
 Groups:
 
 * ``evaluate_batch k=.. N=..``: one numpy batch of N random k-card hands (uint8), with
-  validation (the default), without it, and on two threads; compare within a group, and
-  across groups to see how the cost per hand changes with k and N.
+  validation (the default), without it, on two threads, and on each other batch loop this
+  CPU runs (``path=portable`` ...); compare within a group, and across groups to see how
+  the cost per hand changes with k and N.
 * ``per hand k=..``: 1,000 single-hand Python calls: capsa_fast.poker.evaluate against
   phevaluator and eval7 on the same hands. These are bound by the cost of a Python call.
 
@@ -28,22 +29,29 @@ def random_hands(n: int, k: int, seed: int = SEED) -> np.ndarray:
     return np.argsort(rng.random((n, 52)), axis=1)[:, :k].astype(np.uint8)
 
 
-BATCH_VARIANTS = {
+BATCH_VARIANTS: dict[str, dict[str, object]] = {
     "default": {},
     "validate=False": {"validate": False},
     "threads=2": {"threads": 2},
 }
+DEFAULT_PATH = capsa_fast.poker.batch_path()
+OTHER_PATHS = [p for p in capsa_fast.poker.batch_paths() if p != DEFAULT_PATH]
 
 
 @pytest.mark.parametrize("n", [1_000, 100_000, 1_000_000])
 @pytest.mark.parametrize("k", [3, 5, 6, 7])
-@pytest.mark.parametrize("variant", list(BATCH_VARIANTS))
+@pytest.mark.parametrize("variant", list(BATCH_VARIANTS) + [f"path={p}" for p in OTHER_PATHS])
 def test_evaluate_batch(benchmark, k: int, n: int, variant: str) -> None:
     hands = random_hands(n, k)
-    options = BATCH_VARIANTS[variant]
+    options = BATCH_VARIANTS.get(variant, {})
     benchmark.group = f"evaluate_batch k={k} N={n:,}"
     benchmark.extra_info["hands"] = n
-    result = benchmark(capsa_fast.poker.evaluate_batch, hands, **options)
+    if variant.startswith("path="):
+        capsa_fast.poker.set_batch_path(variant.removeprefix("path="))
+    try:
+        result = benchmark(capsa_fast.poker.evaluate_batch, hands, **options)
+    finally:
+        capsa_fast.poker.set_batch_path(DEFAULT_PATH)
     assert len(result) == n
 
 

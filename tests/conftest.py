@@ -1,15 +1,18 @@
-"""Fixtures shared by the test files: the Flask app and its test client."""
+"""Fixtures shared by the test files: the Flask app and its test client, and a run of a
+test on every batch loop of the poker evaluator."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
 
+import capsa_fast
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from api import create_app
+from tests.poker_helpers import batch_path_set
 
 
 @pytest.fixture
@@ -20,3 +23,10 @@ def api_app(tmp_path: Path) -> Iterator[Flask]:
 @pytest.fixture
 def api_client(api_app: Flask) -> FlaskClient:
     return api_app.test_client()
+
+
+@pytest.fixture(params=capsa_fast.poker.batch_paths())
+def each_batch_path(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Runs the test once per batch loop this CPU can run (portable reference first)."""
+    with batch_path_set(request.param):
+        yield request.param

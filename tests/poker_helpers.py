@@ -5,8 +5,10 @@ Kept apart from ``oracle_poker.py`` so the oracle stays only the rules.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
+import capsa_fast
 import numpy as np
 
 from tests.oracle_poker import card_name
@@ -50,3 +52,32 @@ def dense_ranks(keys: list) -> np.ndarray:
 def random_hands(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
     """n hands of k distinct cards each, [n, k] uint8, uniformly random."""
     return np.argsort(rng.random((n, 52)), axis=1)[:, :k].astype(np.uint8)
+
+
+@contextmanager
+def batch_path_set(name: str) -> Iterator[None]:
+    """evaluate_batch runs loop `name` inside the block; the previous loop is restored."""
+    previous = capsa_fast.poker.batch_path()
+    capsa_fast.poker.set_batch_path(name)
+    try:
+        yield
+    finally:
+        capsa_fast.poker.set_batch_path(previous)
+
+
+def batch_on_every_path(hands: np.ndarray) -> np.ndarray:
+    """evaluate_batch(hands) on every batch loop; asserts they agree, returns the strengths."""
+    results = {}
+    for name in capsa_fast.poker.batch_paths():
+        with batch_path_set(name):
+            results[name] = np.asarray(capsa_fast.poker.evaluate_batch(hands))
+    reference = results["portable"]
+    for name, result in results.items():
+        differs = np.flatnonzero(result != reference)
+        if differs.size:
+            i = differs[0]
+            raise AssertionError(
+                f"{name} differs from portable on {differs.size} hands; first: "
+                f"[{hand_text(hands[i])}] {name}={result[i]} portable={reference[i]}"
+            )
+    return reference

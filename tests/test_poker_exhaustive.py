@@ -12,6 +12,10 @@ enough: here each five-card hand is evaluated by ``capsa_fast.poker.evaluate_bat
   must agree exactly;
 * the per-hand ``evaluate`` must give the batch's strength for every hand.
 
+Each of these runs once per batch loop this CPU can run (``capsa_fast.poker.batch_paths()``:
+the portable reference, x86-64-v3, avx512), and each loop's strengths are also taken
+without validation and on two threads, which must not change them.
+
 6- and 7-card hands are checked against phevaluator on a large random sample and against
 pokerkit on a smaller one.
 
@@ -31,7 +35,14 @@ import numpy as np
 import pytest
 
 from tests.oracle_poker import CATEGORIES, card_name, oracle_key
-from tests.poker_helpers import assert_same_order, dense_ranks, hand_text, random_hands
+from tests.poker_helpers import (
+    assert_same_order,
+    batch_on_every_path,
+    batch_path_set,
+    dense_ranks,
+    hand_text,
+    random_hands,
+)
 
 N_FIVE_CARD_HANDS = 2_598_960
 
@@ -61,11 +72,17 @@ def all_hands() -> np.ndarray:
     return flat.reshape(N_FIVE_CARD_HANDS, 5)
 
 
-@pytest.fixture(scope="module")
-def strengths(all_hands: np.ndarray) -> np.ndarray:
-    result = np.asarray(capsa_fast.poker.evaluate_batch(all_hands))
+@pytest.fixture(scope="module", params=capsa_fast.poker.batch_paths())
+def strengths(all_hands: np.ndarray, request: pytest.FixtureRequest) -> np.ndarray:
+    """Every hand's strength from one batch loop: each test below runs once per loop."""
+    with batch_path_set(request.param):
+        result = np.asarray(capsa_fast.poker.evaluate_batch(all_hands))
+        unchecked = np.asarray(capsa_fast.poker.evaluate_batch(all_hands, validate=False))
+        threaded = np.asarray(capsa_fast.poker.evaluate_batch(all_hands, threads=2))
     assert result.shape == (N_FIVE_CARD_HANDS,)
     assert np.issubdtype(result.dtype, np.integer)
+    assert np.array_equal(result, unchecked)
+    assert np.array_equal(result, threaded)
     return result.astype(np.int64)
 
 
@@ -153,16 +170,21 @@ def test_every_five_card_category_matches_the_oracle(
     assert np.array_equal(np.array(names), np.array(CATEGORIES)[ours])
 
 
-def test_every_five_card_hand_evaluates_alone_as_in_the_batch(
-    all_hands: np.ndarray, strengths: np.ndarray
-) -> None:
-    # The per-hand call is a separate entry point; it must give the batch's answer everywhere.
+@pytest.fixture(scope="module")
+def alone(all_hands: np.ndarray) -> np.ndarray:
+    """Every hand through the per-hand call, a separate entry point."""
     evaluate = capsa_fast.poker.evaluate
-    alone = np.fromiter(
+    return np.fromiter(
         (evaluate(hand).strength for hand in all_hands.tolist()),
         dtype=np.int64,
         count=N_FIVE_CARD_HANDS,
     )
+
+
+def test_every_five_card_hand_evaluates_alone_as_in_the_batch(
+    all_hands: np.ndarray, strengths: np.ndarray, alone: np.ndarray
+) -> None:
+    # The per-hand call must give the batch's answer everywhere.
     bad = np.flatnonzero(alone != strengths)
     assert not bad.size, [(hand_text(all_hands[i]), alone[i], strengths[i]) for i in bad[:5]]
 
@@ -174,29 +196,37 @@ def test_category_counts_and_distinct_strengths(strengths: np.ndarray) -> None:
     assert len(np.unique(strengths)) == 7462
 
 
-def test_every_five_card_hand_orders_like_eval7(
-    all_hands: np.ndarray, strengths: np.ndarray
-) -> None:
+@pytest.fixture(scope="module")
+def eval7_values() -> np.ndarray:
     eval7 = pytest.importorskip("eval7")
     cards = [eval7.Card(card_name(card_id)) for card_id in range(52)]
     # One eval7 call per hand (about 0.3 us each): eval7 sees all 2,598,960 hands.
-    theirs = np.fromiter(
+    return np.fromiter(
         map(eval7.evaluate, combinations(cards, 5)), dtype=np.int64, count=N_FIVE_CARD_HANDS
     )
-    assert_same_order(strengths, theirs, all_hands, "eval7")
 
 
-def test_every_five_card_hand_orders_like_phevaluator(
-    all_hands: np.ndarray, strengths: np.ndarray
-) -> None:
+@pytest.fixture(scope="module")
+def phevaluator_values() -> np.ndarray:
     phevaluator = pytest.importorskip("phevaluator")
     # phevaluator: 1 is the best hand, 7462 the worst; negate so larger = stronger.
-    theirs = np.fromiter(
+    return -np.fromiter(
         starmap(phevaluator.evaluate_cards, combinations(range(52), 5)),
         dtype=np.int64,
         count=N_FIVE_CARD_HANDS,
     )
-    assert_same_order(strengths, -theirs, all_hands, "phevaluator")
+
+
+def test_every_five_card_hand_orders_like_eval7(
+    all_hands: np.ndarray, strengths: np.ndarray, eval7_values: np.ndarray
+) -> None:
+    assert_same_order(strengths, eval7_values, all_hands, "eval7")
+
+
+def test_every_five_card_hand_orders_like_phevaluator(
+    all_hands: np.ndarray, strengths: np.ndarray, phevaluator_values: np.ndarray
+) -> None:
+    assert_same_order(strengths, phevaluator_values, all_hands, "phevaluator")
 
 
 @pytest.mark.parametrize("k", [5, 6, 7])
@@ -204,7 +234,7 @@ def test_random_hands_order_like_phevaluator(k: int) -> None:
     phevaluator = pytest.importorskip("phevaluator")
     rng = np.random.default_rng(1000 + k)
     hands = random_hands(rng, 300_000, k)
-    ours = capsa_fast.poker.evaluate_batch(hands)
+    ours = batch_on_every_path(hands)
     theirs = np.fromiter(
         starmap(phevaluator.evaluate_cards, hands.tolist()), dtype=np.int64, count=len(hands)
     )
@@ -216,7 +246,7 @@ def test_random_hands_order_like_pokerkit(k: int) -> None:
     pokerkit = pytest.importorskip("pokerkit")
     rng = np.random.default_rng(2000 + k)
     hands = random_hands(rng, 4_000, k)
-    ours = capsa_fast.poker.evaluate_batch(hands)
+    ours = batch_on_every_path(hands)
     theirs = []
     for hand in hands.tolist():
         text = "".join(card_name(card) for card in hand)

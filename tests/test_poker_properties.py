@@ -14,6 +14,11 @@ What a user would notice if these failed:
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+import time
+import warnings
 from itertools import combinations, combinations_with_replacement
 
 import capsa_fast
@@ -29,7 +34,14 @@ from tests.oracle_poker import (
     oracle_category,
     oracle_key,
 )
-from tests.poker_helpers import assert_same_order, dense_ranks, hand_text, random_hands
+from tests.poker_helpers import (
+    assert_same_order,
+    batch_on_every_path,
+    batch_path_set,
+    dense_ranks,
+    hand_text,
+    random_hands,
+)
 
 poker = capsa_fast.poker
 
@@ -79,7 +91,7 @@ def all_distinct_five_card_hands() -> np.ndarray:
 def test_every_three_card_hand_orders_like_the_oracle() -> None:
     hands = np.array(list(combinations(ALL_CARDS, 3)), dtype=np.uint8)
     assert len(hands) == 22_100
-    ours = np.asarray(poker.evaluate_batch(hands), dtype=np.int64)
+    ours = batch_on_every_path(hands).astype(np.int64)
     keys = [oracle_key(hand) for hand in hands.tolist()]
     assert_same_order(ours, dense_ranks(keys), hands, "oracle")
 
@@ -98,8 +110,8 @@ def test_three_and_five_card_hands_share_one_scale_exhaustively() -> None:
     assert len(fives) == 7462
     ours = np.concatenate(
         [
-            np.asarray(poker.evaluate_batch(threes), dtype=np.int64),
-            np.asarray(poker.evaluate_batch(fives), dtype=np.int64),
+            batch_on_every_path(threes).astype(np.int64),
+            batch_on_every_path(fives).astype(np.int64),
         ]
     )
     keys = [oracle_key(h) for h in threes.tolist()] + [oracle_key(h) for h in fives.tolist()]
@@ -198,7 +210,7 @@ def test_random_six_and_seven_card_hands_order_like_eval7(k: int) -> None:
     eval7 = pytest.importorskip("eval7")
     cards = [eval7.Card(card_name(card)) for card in ALL_CARDS]
     hands = random_hands(np.random.default_rng(3000 + k), 300_000, k)
-    ours = poker.evaluate_batch(hands)
+    ours = batch_on_every_path(hands)
     theirs = np.fromiter(
         (eval7.evaluate([cards[c] for c in hand]) for hand in hands.tolist()),
         dtype=np.int64,
@@ -224,7 +236,9 @@ DTYPES = [np.uint8, np.int16, np.int32, np.int64]
 
 @pytest.mark.parametrize("k", [3, 5, 6, 7])
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
-def test_batch_agrees_with_evaluate_for_every_dtype_and_layout(k: int, dtype: type) -> None:
+def test_batch_agrees_with_evaluate_for_every_dtype_and_layout(
+    k: int, dtype: type, each_batch_path: str
+) -> None:
     hands = random_hands(np.random.default_rng(k), 2_000, k)
     expected = np.array([poker.evaluate(hand).strength for hand in hands.tolist()])
 
@@ -245,7 +259,7 @@ def test_batch_agrees_with_evaluate_for_every_dtype_and_layout(k: int, dtype: ty
 
 
 @pytest.mark.parametrize("k", [3, 5, 6, 7])
-def test_batch_result_shape_dtype_and_threads(k: int) -> None:
+def test_batch_result_shape_dtype_and_threads(k: int, each_batch_path: str) -> None:
     hands = random_hands(np.random.default_rng(10 + k), 50_001, k)
     one = np.asarray(poker.evaluate_batch(hands))
     assert one.shape == (len(hands),)
@@ -277,7 +291,9 @@ BAD_ROW = 137
         ([10, 20, 30, 40, 20], np.int32),
     ],
 )
-def test_batch_rejects_a_bad_row_and_names_it(bad_hand: list[int], dtype: type) -> None:
+def test_batch_rejects_a_bad_row_and_names_it(
+    bad_hand: list[int], dtype: type, each_batch_path: str
+) -> None:
     hands = random_hands(np.random.default_rng(5), 500, 5).astype(dtype)
     hands[BAD_ROW] = bad_hand
     with pytest.raises(ValueError, match=rf"(?i)row\D*{BAD_ROW}\b"):
@@ -285,7 +301,7 @@ def test_batch_rejects_a_bad_row_and_names_it(bad_hand: list[int], dtype: type) 
 
 
 @pytest.mark.parametrize("k", [3, 6, 7])
-def test_batch_rejects_a_duplicate_in_any_width(k: int) -> None:
+def test_batch_rejects_a_duplicate_in_any_width(k: int, each_batch_path: str) -> None:
     hands = random_hands(np.random.default_rng(6), 300, k)
     hands[BAD_ROW, -1] = hands[BAD_ROW, 0]
     with pytest.raises(ValueError, match=rf"(?i)row\D*{BAD_ROW}\b"):
@@ -302,6 +318,140 @@ def test_batch_rejects_a_width_that_is_not_a_hand(k: int) -> None:
 def test_batch_rejects_a_flat_array() -> None:
     with pytest.raises(ValueError):
         poker.evaluate_batch(np.arange(5, dtype=np.uint8))
+
+
+@st.composite
+def batches_with_bad_rows(draw: st.DrawFn) -> tuple[np.ndarray, list[int]]:
+    """A uint8 batch of 0..70 hands (around the 16-hand steps of the vector loop), some
+    rows spoiled by an id past 51 (up to 255) or a repeated card; returns the bad rows."""
+    k = draw(st.sampled_from([3, 5, 6, 7]))
+    n = draw(st.integers(min_value=1, max_value=70))
+    seed = draw(st.integers(min_value=0, max_value=2**32 - 1))
+    hands = random_hands(np.random.default_rng(seed), n, k)
+    bad_rows = sorted(draw(st.sets(st.integers(min_value=0, max_value=n - 1), max_size=3)))
+    for row in bad_rows:
+        column = draw(st.integers(min_value=0, max_value=k - 1))
+        if draw(st.booleans()):
+            hands[row, column] = draw(st.integers(min_value=52, max_value=255))
+        else:
+            hands[row, column] = hands[row, (column + 1) % k]
+    return hands, bad_rows
+
+
+@settings(max_examples=300, deadline=None)
+@given(batches_with_bad_rows())
+def test_every_batch_path_judges_rows_alike(batch: tuple[np.ndarray, list[int]]) -> None:
+    hands, bad_rows = batch
+    for name in poker.batch_paths():
+        with batch_path_set(name):
+            if bad_rows:
+                with pytest.raises(ValueError, match=rf"^row {bad_rows[0]}: "):
+                    poker.evaluate_batch(hands)
+                unchecked = np.asarray(poker.evaluate_batch(hands, validate=False))
+                assert unchecked.shape == (len(hands),)
+            else:
+                ours = np.asarray(poker.evaluate_batch(hands))
+                expected = [poker.evaluate(hand).strength for hand in hands.tolist()]
+                assert ours.tolist() == expected, name
+            good = [i for i in range(len(hands)) if i not in bad_rows]
+            unchecked = np.asarray(poker.evaluate_batch(hands, validate=False))
+            assert unchecked[good].tolist() == [
+                poker.evaluate(hands[i].tolist()).strength for i in good
+            ], name
+
+
+def test_batch_paths_are_listed_and_chosen() -> None:
+    paths = poker.batch_paths()
+    assert paths[0] == "portable"
+    assert poker.batch_path() == paths[-1]  # the fastest this CPU runs, by default
+    for name in paths:
+        with batch_path_set(name):
+            assert poker.batch_path() == name
+    assert poker.batch_path() == paths[-1]
+    with pytest.raises(ValueError, match="not a batch path: 'sse9'"):
+        poker.set_batch_path("sse9")
+    assert poker.batch_path() == paths[-1]
+
+
+def test_the_environment_chooses_the_batch_path() -> None:
+    import subprocess
+    import sys
+
+    code = "import capsa_fast; print(capsa_fast.poker.batch_path())"
+    env = dict(os.environ, CAPSA_FAST_BATCH_PATH="portable")
+    chosen = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert chosen.stdout.strip() == "portable"
+    env["CAPSA_FAST_BATCH_PATH"] = "turbo"
+    refused = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert refused.returncode != 0
+    assert "CAPSA_FAST_BATCH_PATH: not a batch path: 'turbo'" in refused.stderr
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, 8, None])
+def test_threads_never_change_the_strengths(threads: int | None) -> None:
+    # 600,000 hands: enough for several threads (each takes at least 131,072 hands).
+    hands = random_hands(np.random.default_rng(77), 600_000, 7)
+    one = np.asarray(poker.evaluate_batch(hands))
+    assert np.array_equal(np.asarray(poker.evaluate_batch(hands, threads=threads)), one)
+    hands[599_999, 6] = hands[599_999, 0]
+    hands[400_000, 3] = 60
+    with pytest.raises(ValueError, match=r"^row 400000: not a card id: 60"):
+        poker.evaluate_batch(hands, threads=threads)
+
+
+def test_batches_from_several_python_threads_at_once() -> None:
+    # The GIL is released, so these batches overlap; each uses the worker threads or, when
+    # another batch holds them, threads of its own.
+    hands = [random_hands(np.random.default_rng(80 + i), 300_000, 7) for i in range(4)]
+    expected = [np.asarray(poker.evaluate_batch(h)) for h in hands]
+    results: dict[int, list[np.ndarray]] = {i: [] for i in range(4)}
+
+    def work(i: int) -> None:
+        for _ in range(5):
+            results[i].append(np.asarray(poker.evaluate_batch(hands[i], threads=2)))
+
+    workers = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    for i in range(4):
+        assert len(results[i]) == 5
+        assert all(np.array_equal(r, expected[i]) for r in results[i])
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_threads_work_in_a_forked_child() -> None:
+    # gunicorn forks its workers: the worker threads do not survive a fork, so a child
+    # must not wait for them.
+    hands = random_hands(np.random.default_rng(90), 300_000, 7)
+    expected = np.asarray(poker.evaluate_batch(hands, threads=2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # fork() with threads running
+        pid = os.fork()
+    if pid == 0:
+        ok = np.array_equal(np.asarray(poker.evaluate_batch(hands, threads=2)), expected)
+        os._exit(0 if ok else 1)
+    deadline = time.monotonic() + 60
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise AssertionError("the forked child did not finish its batch in 60 s")
+        time.sleep(0.01)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
+@pytest.mark.parametrize("threads", [0, -1, 2.5, "2", True])
+def test_threads_must_be_a_positive_integer(threads: object) -> None:
+    hands = random_hands(np.random.default_rng(78), 10, 5)
+    with pytest.raises(ValueError, match="threads"):
+        poker.evaluate_batch(hands, threads=threads)  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- values, labels, best

@@ -2,10 +2,16 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -196,22 +202,117 @@ std::string row_problem(const std::vector<long long>& row) {
   return "invalid row";
 }
 
-// Splits [0, n) into `threads` contiguous parts and runs f(begin, end) on each.
+// Rows per unit of work handed to a thread, and the fewest rows worth a thread of their
+// own: starting a thread costs tens of microseconds, about what 10^4 hands take, so each
+// extra thread needs well over that (measured: README, "Performance").
+constexpr std::size_t kChunkRows = 16384;
+constexpr std::size_t kMinRowsPerThread = 131072;
+
+// How many threads evaluate n rows when the caller asked for `threads`.
+std::size_t threads_for(std::size_t n, int threads) {
+  return std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(threads),
+                                                        n / kMinRowsPerThread));
+}
+
+// Threads kept between calls: starting and joining one costs about 30 us, a wake-up a few.
+// One batch uses the pool at a time; a call that finds it busy (another Python thread's
+// batch) starts its own threads instead. Never destroyed: its threads wait until the
+// process ends. In a child after fork() the threads are gone, so the child gets a new pool.
+class WorkerPool {
+ public:
+  // Runs task() on `extra` pool threads and on the calling thread; returns once all have
+  // returned, or false at once (task not run) if the pool is busy.
+  bool run(std::size_t extra, const std::function<void()>& task) {
+    std::unique_lock<std::mutex> busy(run_mutex_, std::try_to_lock);
+    if (!busy.owns_lock()) return false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (; threads_ < extra; ++threads_) std::thread([this] { work(); }).detach();
+      task_ = &task;
+      pending_ = extra;
+      ++generation_;
+    }
+    wake_.notify_all();
+    task();
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [this] { return pending_ == 0 && active_ == 0; });
+    task_ = nullptr;
+    return true;
+  }
+
+  static WorkerPool& instance() {
+    static const bool registered = (pthread_atfork(nullptr, nullptr, [] { g_pool = nullptr; }), true);
+    (void)registered;
+    if (g_pool == nullptr) g_pool = new WorkerPool();  // NOLINT: kept for the process
+    return *g_pool;
+  }
+
+ private:
+  void work() {
+    std::uint64_t joined = 0;  // the last run this thread took part in
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return pending_ > 0 && generation_ != joined; });
+      joined = generation_;
+      --pending_;
+      ++active_;
+      const std::function<void()>* task = task_;
+      lock.unlock();
+      (*task)();
+      lock.lock();
+      --active_;
+      if (pending_ == 0 && active_ == 0) done_.notify_all();
+    }
+  }
+
+  static inline WorkerPool* g_pool = nullptr;
+  std::mutex run_mutex_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  std::size_t threads_ = 0;
+  const std::function<void()>* task_ = nullptr;
+  std::uint64_t generation_ = 0;
+  std::size_t pending_ = 0, active_ = 0;
+};
+
+// Runs f(begin, end) over [0, n) with `parts` threads (this one included). Each thread
+// has its own contiguous share, which it takes a chunk at a time, and then helps with the
+// others' shares, so a thread slowed by other work on its core just does less. Own shares
+// first, because the output's pages are first touched here: numpy backs a large array
+// with 2 MB pages, and two threads writing into the same new page wait for each other
+// while the kernel clears it.
 template <class F>
-void parallel_rows(std::size_t n, int threads, F&& f) {
-  const std::size_t parts = std::min<std::size_t>(static_cast<std::size_t>(threads),
-                                                  std::max<std::size_t>(n / 65536, 1));
+void parallel_rows(std::size_t n, std::size_t parts, F&& f) {
   if (parts <= 1) {
     f(std::size_t{0}, n);
     return;
   }
-  std::vector<std::thread> pool;
-  const std::size_t chunk = (n + parts - 1) / parts;
-  for (std::size_t p = 1; p < parts; ++p) {
-    const std::size_t b = p * chunk, e = std::min(n, b + chunk);
-    if (b < e) pool.emplace_back([&f, b, e] { f(b, e); });
+  struct alignas(64) Share {
+    std::atomic<std::size_t> next{0};
+    std::size_t end = 0;
+  };
+  std::unique_ptr<Share[]> shares(new Share[parts]);
+  for (std::size_t p = 0; p < parts; ++p) {
+    shares[p].next.store(n * p / parts, std::memory_order_relaxed);
+    shares[p].end = n * (p + 1) / parts;
   }
-  f(std::size_t{0}, std::min(n, chunk));
+  std::atomic<std::size_t> ids{0};
+  const std::function<void()> worker = [&] {
+    const std::size_t id = ids.fetch_add(1, std::memory_order_relaxed) % parts;
+    for (std::size_t q = 0; q < parts; ++q) {
+      Share& share = shares[(id + q) % parts];
+      for (;;) {
+        const std::size_t b = share.next.fetch_add(kChunkRows, std::memory_order_relaxed);
+        if (b >= share.end) break;
+        f(b, std::min(share.end, b + kChunkRows));
+      }
+    }
+  };
+  if (WorkerPool::instance().run(parts - 1, worker)) return;
+  std::vector<std::thread> pool;
+  pool.reserve(parts - 1);
+  for (std::size_t p = 1; p < parts; ++p) pool.emplace_back(worker);
+  worker();
   for (auto& t : pool) t.join();
 }
 
@@ -227,18 +328,11 @@ py::array_t<std::int32_t> batch_typed(const py::array& arr, bool validate, int t
   std::atomic<bool> all_valid{true};
   {
     py::gil_scoped_release release;
-    parallel_rows(n, threads, [&](std::size_t b, std::size_t e) {
-      // Strengths are computed into a small buffer and widened to int32 for the caller.
-      constexpr std::size_t kBlock = 4096;
-      Strength buf[kBlock];
-      bool ok = true;
-      for (std::size_t i = b; i < e; i += kBlock) {
-        const std::size_t m = std::min(kBlock, e - i);
-        ok &= poker::evaluate_batch(data + static_cast<std::ptrdiff_t>(i) * rs, m, k, rs, cs,
-                                    buf, validate);
-        for (std::size_t j = 0; j < m; ++j) dst[i + j] = buf[j];
+    parallel_rows(n, threads_for(n, threads), [&](std::size_t b, std::size_t e) {
+      if (!poker::evaluate_batch(data + static_cast<std::ptrdiff_t>(b) * rs, e - b, k, rs, cs,
+                                 dst + b, validate)) {
+        all_valid.store(false, std::memory_order_relaxed);
       }
-      if (!ok) all_valid = false;
     });
   }
   if (!all_valid) {
@@ -333,6 +427,27 @@ void bind_poker(py::module_& m) {
     names.emplace_back(poker::category_name(static_cast<poker::Category>(c)));
   m.attr("CATEGORIES") = py::tuple(py::cast(names));
   m.attr("MAX_STRENGTH") = static_cast<int>(poker::kMaxStrength);
+  m.def("batch_paths", [] {
+    std::vector<std::string> names;
+    for (int p = 0; p < poker::kNumBatchPaths; ++p) {
+      if (poker::batch_path_supported(static_cast<poker::BatchPath>(p)))
+        names.emplace_back(poker::batch_path_name(static_cast<poker::BatchPath>(p)));
+    }
+    return names;
+  });
+  m.def("batch_path", [] { return std::string(poker::batch_path_name(poker::batch_path())); });
+  m.def(
+      "set_batch_path",
+      [](const std::string& name) {
+        std::string known;
+        for (int p = 0; p < poker::kNumBatchPaths; ++p) {
+          const auto path = static_cast<poker::BatchPath>(p);
+          if (name == poker::batch_path_name(path)) return poker::set_batch_path(path);
+          known += std::string(known.empty() ? "" : ", ") + poker::batch_path_name(path);
+        }
+        throw std::invalid_argument("not a batch path: '" + name + "' (known: " + known + ")");
+      },
+      py::arg("name"));
 }
 
 }  // namespace capsa_fast::bindings

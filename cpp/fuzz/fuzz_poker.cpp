@@ -6,9 +6,12 @@
 // kicker lowest), a 6- or 7-card hand's is its best five. The evaluator must order the two
 // hands as the reference does, describe() must give the reference's category and ranks,
 // evaluate7 must equal the best of its 21 five-card subsets, and best_five must pick five
-// cards worth the whole hand, in reading order. Then one strided batch of any integer type,
-// with arbitrary ids: no access outside the rows (ASan watches an exactly-sized buffer),
-// valid rows as evaluate() has them, invalid rows found by check and find_invalid_row.
+// cards worth the whole hand, in reading order; Hand (poker_hand.hpp), built card by card
+// and as two parts, gives the same strength. Then one batch of any integer type, strided
+// or contiguous, up to 40 rows (so the 16-hand steps of the vector loop and its scalar
+// tail both run), with arbitrary ids, on every batch path this CPU runs: no access outside
+// the rows (ASan watches an exactly-sized buffer), valid rows as evaluate() has them,
+// invalid rows found by check and find_invalid_row.
 // Finally describe/label/category_of on an arbitrary strength.
 #include <algorithm>
 #include <array>
@@ -18,6 +21,7 @@
 
 #include "capsa_fast/cards.hpp"
 #include "capsa_fast/poker.hpp"
+#include "capsa_fast/poker_hand.hpp"
 #include "fuzz_input.hpp"
 
 using namespace capsa_fast;
@@ -126,20 +130,20 @@ std::vector<int> distinct_cards(Input& in, int n) {
   return out;
 }
 
-struct Hand {
+struct DrawnHand {
   std::vector<int> cards;
   bool valid = false;
   Strength strength = 0;
 };
 
 // Reads a hand: usually 3, 5, 6 or 7 distinct cards; sometimes any count 0..9 or raw ids.
-Hand read_hand(Input& in, bool small_only) {
+DrawnHand read_hand(Input& in, bool small_only) {
   const std::uint8_t how = in.byte();
   static constexpr int kCounts[8] = {3, 5, 6, 7, 3, 5, 7, -1};
   int n = kCounts[how & 7];
   if (small_only) n = how & 1 ? 3 : 5;
   if (n < 0) n = in.range(0, 9);
-  Hand h;
+  DrawnHand h;
   if (!small_only && (how & 0x18) == 0x18) {
     for (int i = 0; i < n; ++i) h.cards.push_back(static_cast<int>(in.byte()) - 4);
   } else {
@@ -154,7 +158,7 @@ Hand read_hand(Input& in, bool small_only) {
   return h;
 }
 
-void check_hand(Input& in, Hand& h) {
+void check_hand(Input& in, DrawnHand& h) {
   const int n = static_cast<int>(h.cards.size());
   const int* c = h.cards.data();
   bool threw = false;
@@ -193,6 +197,16 @@ void check_hand(Input& in, Hand& h) {
     case 6: FUZZ_CHECK(evaluate6(p.data()) == s); break;
     default: FUZZ_CHECK(evaluate7(p.data()) == s); break;
   }
+  // Hand: card by card in the shuffled order, and as two parts (a board and the rest).
+  poker::Hand whole, first, second;
+  const int split = in.range(0, n);
+  for (int i = 0; i < n; ++i) {
+    whole += p[static_cast<std::size_t>(i)];
+    (i < split ? first : second) += p[static_cast<std::size_t>(i)];
+  }
+  FUZZ_CHECK(whole.size() == n && whole.evaluate() == s);
+  FUZZ_CHECK(first + second == whole && (first + second).evaluate() == s);
+  for (int i = 0; i < n; ++i) FUZZ_CHECK(whole.contains(c[i]));
   if (n >= 6) {
     Strength best = 0;
     for (int a = 0; a < n; ++a)
@@ -230,11 +244,12 @@ template <class T>
 void batch_of(Input& in) {
   static constexpr int kSizes[4] = {3, 5, 6, 7};
   const int k = kSizes[in.byte() & 3];
-  const auto n = static_cast<std::size_t>(in.range(0, 12));
+  const auto n = static_cast<std::size_t>(in.range(0, 40));
   const std::uint8_t shape = in.byte();
   static constexpr std::ptrdiff_t kCols[4] = {1, 1, 2, -1};
   const std::ptrdiff_t cs = kCols[shape & 3];
-  // Rows apart by their width plus a gap, or overlapping, or walking backwards.
+  // Contiguous rows (read directly when uint8), rows apart by their width plus a gap,
+  // overlapping rows, or rows walking backwards.
   std::ptrdiff_t rs = k * (cs < 0 ? -cs : cs) + (shape >> 2 & 3);
   if (shape & 0x10) rs = in.range(-8, 8);
   // Offsets of every element read, and a buffer exactly that wide.
@@ -268,11 +283,21 @@ void batch_of(Input& in) {
     else if (first_bad == n) first_bad = i;
   }
   const bool check = in.flag();
-  const bool result = evaluate_batch(base, n, k, rs, cs, out.data(), check);
-  FUZZ_CHECK(result == (!check || first_bad == n));
   FUZZ_CHECK(find_invalid_row(base, n, k, rs, cs) == first_bad);
-  for (std::size_t i = 0; i < n; ++i)
-    if (want[i] != 0) FUZZ_CHECK(out[i] == want[i]);
+  const BatchPath saved = batch_path();
+  for (int p = 0; p < kNumBatchPaths; ++p) {
+    if (!batch_path_supported(static_cast<BatchPath>(p))) continue;
+    set_batch_path(static_cast<BatchPath>(p));
+    const bool result = evaluate_batch(base, n, k, rs, cs, out.data(), check);
+    FUZZ_CHECK(result == (!check || first_bad == n));
+    std::vector<std::int32_t> out32(n);
+    FUZZ_CHECK(evaluate_batch(base, n, k, rs, cs, out32.data(), check) == result);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (want[i] != 0) FUZZ_CHECK(out[i] == want[i]);
+      FUZZ_CHECK(out32[i] == out[i]);
+    }
+  }
+  set_batch_path(saved);
 }
 
 void batch(Input& in) {
@@ -292,8 +317,8 @@ void batch(Input& in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Input in(data, size);
-  Hand a = read_hand(in, false);
-  Hand b = read_hand(in, true);
+  DrawnHand a = read_hand(in, false);
+  DrawnHand b = read_hand(in, true);
   check_hand(in, a);
   check_hand(in, b);
   if (a.valid && b.valid) {

@@ -4,16 +4,18 @@
 #include <array>
 #include <cassert>
 #include <stdexcept>
-#include <type_traits>
 
-// The generated tables (cpp/tools/gen_tables.cpp). Layout:
+// The generated tables (cpp/tools/gen_tables.cpp), shared with poker_batch.cpp (the batch
+// loops) and poker_hand.hpp. Layout:
 //   kCardKey5/7[card]  rank key in the low 32 bits plus a 1 in the card's 4-bit suit
 //                      counter (bits 32..47); summed over a hand with kSuitBias added, a
 //                      counter's bit 3 is set exactly when five or more cards share a suit.
 //   kHash5/7           unsuited hands: strength = values[offsets[key >> shift] +
 //                      (key & (2^shift - 1))] for the sum of rank keys (a perfect hash;
-//                      Hash5 for 5 cards, Hash7 for 5, 6 and 7).
-//   kFlush[mask]       best flush or straight flush within a 13-bit mask of suited ranks.
+//                      Hash5 for 5 cards, Hash7 for 3, 5, 6 and 7; one spare slot at
+//                      the end for the vector loops' 32-bit reads).
+//   kFlush[mask]       best flush or straight flush within a 13-bit mask of suited ranks
+//                      (plus a spare slot).
 //   kThree[(a*13+b)*13+c]  3-card hands by ranks in any order.
 //   kClassInfo[s]      category (low 4 bits) and five deciding ranks (4 bits each).
 #include "poker_tables.inc"
@@ -62,125 +64,6 @@ const char* const kRankPlural[13] = {"twos", "threes", "fours", "fives", "sixes"
                                      "eights", "nines", "tens", "jacks", "queens", "kings",
                                      "aces"};
 
-// One row's ids, read as unsigned so negative ids of signed types look out of range. An
-// id outside 0..51 is replaced by 0 so that no input can index outside the tables; with
-// Check, such ids and repeated cards are also recorded in `bad`.
-template <int K, bool Check, class T>
-inline void load_row(const T* p, std::ptrdiff_t cs, int* c, std::uint64_t& bad) noexcept {
-  using U = std::make_unsigned_t<T>;
-  std::uint64_t seen = 0;
-  for (int j = 0; j < K; ++j) {
-    const auto u = static_cast<std::uint64_t>(static_cast<U>(p[j * cs]));
-    const bool out_of_range = u >= static_cast<std::uint64_t>(kDeckSize);
-    c[j] = out_of_range ? 0 : static_cast<int>(u);
-    if constexpr (Check) {
-      bad |= out_of_range;
-      seen |= std::uint64_t{1} << c[j];
-    }
-  }
-  if constexpr (Check) bad |= static_cast<std::uint64_t>(__builtin_popcountll(seen) != K);
-}
-
-template <int K>
-inline Strength evaluate_row(const int* c) noexcept {
-  if constexpr (K == 3) return evaluate3(c[0], c[1], c[2]);
-  else if constexpr (K == 5) return evaluate5(c[0], c[1], c[2], c[3], c[4]);
-  else return evaluate_n<K>(c);
-}
-
-// Contiguous rows get their own loop: with constant strides the compiler keeps the whole
-// row in registers and overlaps neighbouring hands.
-template <int K, bool Check, class T>
-bool batch_k(const T* p, std::size_t n, std::ptrdiff_t rs, std::ptrdiff_t cs,
-             Strength* out) noexcept {
-  std::uint64_t bad = 0;
-  int c[K];
-  if (cs == 1 && rs == K) {
-    for (std::size_t i = 0; i < n; ++i, p += K) {
-      load_row<K, Check>(p, 1, c, bad);
-      out[i] = evaluate_row<K>(c);
-    }
-  } else {
-    for (std::size_t i = 0; i < n; ++i, p += rs) {
-      load_row<K, Check>(p, cs, c, bad);
-      out[i] = evaluate_row<K>(c);
-    }
-  }
-  return bad == 0;
-}
-
-// uint8 rows, the fast path: tables widened to 256 entries (zero past id 51) so an id
-// needs no range test, and validity is one popcount: the sum of 1 << id over a row has K
-// bits exactly when its K ids are distinct cards (a repeat carries, a bad id adds 0).
-template <std::size_t N>
-constexpr std::array<std::uint64_t, 256> widen(const std::uint64_t (&t)[N]) {
-  std::array<std::uint64_t, 256> w{};
-  for (std::size_t i = 0; i < N; ++i) w[i] = t[i];
-  return w;
-}
-constexpr std::array<std::uint64_t, 256> make_wide_bits(int shift_by_rank) {
-  std::array<std::uint64_t, 256> w{};
-  for (int i = 0; i < kDeckSize; ++i)
-    w[static_cast<std::size_t>(i)] = std::uint64_t{1} << (shift_by_rank ? (i >> 2) : i);
-  return w;
-}
-alignas(64) constexpr std::array<std::uint64_t, 256> kWideKey5 = widen(kCardKey5);
-alignas(64) constexpr std::array<std::uint64_t, 256> kWideKey7 = widen(kCardKey7);
-alignas(64) constexpr std::array<std::uint64_t, 256> kWideCardBit = make_wide_bits(0);
-alignas(64) constexpr std::array<std::uint64_t, 256> kWideRankBit = make_wide_bits(1);
-
-template <int K, bool Check>
-bool batch_u8(const std::uint8_t* p, std::size_t n, std::ptrdiff_t rs, std::ptrdiff_t cs,
-              Strength* out) noexcept {
-  std::uint64_t bad = 0;
-  for (std::size_t i = 0; i < n; ++i, p += rs) {
-    std::uint64_t bits = 0;
-    if constexpr (Check) {
-      for (int j = 0; j < K; ++j) bits += kWideCardBit[p[j * cs]];
-      bad |= static_cast<std::uint64_t>(__builtin_popcountll(bits) != K);
-    }
-    if constexpr (K == 3) {
-      const auto r = [&](int j) { return p[j * cs] < kDeckSize ? p[j * cs] >> 2 : 0; };
-      out[i] = kThree[(r(0) * 13 + r(1)) * 13 + r(2)];
-      continue;
-    } else {
-      const auto& keys = K == 5 ? kWideKey5 : kWideKey7;
-      std::uint64_t key = kSuitBias;
-      for (int j = 0; j < K; ++j) key += keys[p[j * cs]];
-      const std::uint64_t flush = key & kFlushBits;
-      if (__builtin_expect(flush != 0, 0)) {
-        const int suit = (__builtin_ctzll(flush) - 35) >> 2;
-        std::uint64_t mask = 0;
-        for (int j = 0; j < K; ++j)
-          mask |= (p[j * cs] & 3) == suit ? kWideRankBit[p[j * cs]] : 0;
-        out[i] = kFlush[mask];
-      } else {
-        out[i] = K == 5 ? unsuited5(key) : unsuited7(key);
-      }
-    }
-  }
-  return bad == 0;
-}
-
-template <int K, bool Check>
-bool batch_k(const std::uint8_t* p, std::size_t n, std::ptrdiff_t rs, std::ptrdiff_t cs,
-             Strength* out) noexcept {
-  if (cs == 1 && rs == K) return batch_u8<K, Check>(p, n, K, 1, out);
-  return batch_u8<K, Check>(p, n, rs, cs, out);
-}
-
-template <bool Check, class T>
-bool batch_dispatch(const T* cards, std::size_t n, int k, std::ptrdiff_t rs, std::ptrdiff_t cs,
-                    Strength* out) noexcept {
-  switch (k) {
-    case 3: return batch_k<3, Check>(cards, n, rs, cs, out);
-    case 5: return batch_k<5, Check>(cards, n, rs, cs, out);
-    case 6: return batch_k<6, Check>(cards, n, rs, cs, out);
-    case 7: return batch_k<7, Check>(cards, n, rs, cs, out);
-    default: assert(false && "k must be 3, 5, 6 or 7"); return false;
-  }
-}
-
 }  // namespace
 
 const char* category_name(Category c) noexcept {
@@ -222,49 +105,6 @@ Strength evaluate(const int* cards, int n) {
     default: return evaluate7(cards);
   }
 }
-
-template <class T>
-bool evaluate_batch(const T* cards, std::size_t n_hands, int k, std::ptrdiff_t row_stride,
-                    std::ptrdiff_t col_stride, Strength* out, bool check) noexcept {
-  return check ? batch_dispatch<true>(cards, n_hands, k, row_stride, col_stride, out)
-               : batch_dispatch<false>(cards, n_hands, k, row_stride, col_stride, out);
-}
-
-template <class T>
-std::size_t find_invalid_row(const T* cards, std::size_t n_hands, int k,
-                             std::ptrdiff_t row_stride, std::ptrdiff_t col_stride) noexcept {
-  const T* p = cards;
-  for (std::size_t i = 0; i < n_hands; ++i, p += row_stride) {
-    std::uint64_t seen = 0;
-    bool bad = false;
-    for (int j = 0; j < k; ++j) {
-      const T v = p[j * col_stride];
-      // Ids are compared as signed 64-bit values so negative ids of any type are caught.
-      const auto id = static_cast<long long>(v);
-      const bool out_of_range = id < 0 || id >= kDeckSize;
-      const std::uint64_t bit = out_of_range ? 0 : std::uint64_t{1} << id;
-      bad |= out_of_range || (seen & bit) != 0;
-      seen |= bit;
-    }
-    if (bad) return i;
-  }
-  return n_hands;
-}
-
-#define CAPSA_FAST_INSTANTIATE(T)                                                           \
-  template bool evaluate_batch<T>(const T*, std::size_t, int, std::ptrdiff_t,              \
-                                  std::ptrdiff_t, Strength*, bool) noexcept;               \
-  template std::size_t find_invalid_row<T>(const T*, std::size_t, int, std::ptrdiff_t,     \
-                                           std::ptrdiff_t) noexcept;
-CAPSA_FAST_INSTANTIATE(std::int8_t)
-CAPSA_FAST_INSTANTIATE(std::uint8_t)
-CAPSA_FAST_INSTANTIATE(std::int16_t)
-CAPSA_FAST_INSTANTIATE(std::uint16_t)
-CAPSA_FAST_INSTANTIATE(std::int32_t)
-CAPSA_FAST_INSTANTIATE(std::uint32_t)
-CAPSA_FAST_INSTANTIATE(std::int64_t)
-CAPSA_FAST_INSTANTIATE(std::uint64_t)
-#undef CAPSA_FAST_INSTANTIATE
 
 Description describe(Strength s) noexcept {
   assert(s >= 1 && s <= kMaxStrength);

@@ -1,15 +1,19 @@
 // Poker-order evaluator: exhaustive category counts for every 5- and 7-card hand, the
-// shared 3/5-card scale, labels, best five and the batch entry points.
+// shared 3/5-card scale, labels, best five, the batch entry points on every batch path this
+// CPU runs (each against the single-hand evaluators, over every 3-, 5-, 6- and 7-card
+// hand), and the Hand type.
 #include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "capsa_fast/cards.hpp"
 #include "capsa_fast/poker.hpp"
+#include "capsa_fast/poker_hand.hpp"
 #include "check.hpp"
 
 using namespace capsa_fast;
@@ -171,6 +175,179 @@ static void batch() {
   CHECK(!evaluate_batch(same, 1, 7, 7, 1, &s, true));
 }
 
+static std::vector<BatchPath> supported_paths() {
+  std::vector<BatchPath> paths;
+  for (int p = 0; p < kNumBatchPaths; ++p)
+    if (batch_path_supported(static_cast<BatchPath>(p))) paths.push_back(static_cast<BatchPath>(p));
+  return paths;
+}
+
+static Strength single(const std::uint8_t* row, int k) {
+  int c[7];
+  for (int j = 0; j < k; ++j) c[j] = row[j];
+  switch (k) {
+    case 3: return evaluate3(c[0], c[1], c[2]);
+    case 5: return evaluate5(c[0], c[1], c[2], c[3], c[4]);
+    case 6: return evaluate6(c);
+    default: return evaluate7(c);
+  }
+}
+
+// Every k-card hand whose first `fixed` cards are 0, 1, ... (fixed = 0: every hand), fed
+// to f(rows, count) in blocks, in increasing id order.
+template <class F>
+static void for_each_hand_block(int k, int fixed, F&& f) {
+  constexpr std::size_t kBlock = 1 << 20;
+  std::vector<std::uint8_t> rows;
+  rows.reserve(kBlock * k);
+  int c[7];
+  auto rec = [&](auto&& self, int pos, int from) -> void {
+    if (pos == k) {
+      for (int j = 0; j < k; ++j) rows.push_back(static_cast<std::uint8_t>(c[j]));
+      if (rows.size() == kBlock * k) {
+        f(rows.data(), kBlock);
+        rows.clear();
+      }
+      return;
+    }
+    const int limit = pos < fixed ? pos + 1 : 52;
+    for (c[pos] = std::max(from, pos < fixed ? pos : 0); c[pos] < limit; ++c[pos]) self(self, pos + 1, c[pos] + 1);
+  };
+  rec(rec, 0, 0);
+  if (!rows.empty()) f(rows.data(), rows.size() / k);
+}
+
+// Every hand of every size through every batch path (checked and unchecked, 16- and 32-bit
+// output) and through Hand, against the single-hand evaluators. With sanitizers, the 6-
+// and 7-card hands are those starting 2c (and 2d for 7).
+static void batch_paths_exhaustive(bool full) {
+  const std::vector<BatchPath> paths = supported_paths();
+  CHECK(!paths.empty() && paths[0] == BatchPath::kPortable);
+  const BatchPath saved = batch_path();
+  for (int k : {3, 5, 6, 7}) {
+    const int fixed = full || k <= 5 ? 0 : k - 5;
+    long long hands = 0, mismatches = 0;
+    std::vector<Strength> expect, out16;
+    std::vector<std::int32_t> out32;
+    for_each_hand_block(k, fixed, [&](const std::uint8_t* rows, std::size_t n) {
+      hands += static_cast<long long>(n);
+      expect.resize(n);
+      out16.resize(n);
+      out32.resize(n);
+      for (std::size_t h = 0; h < n; ++h) {
+        expect[h] = single(rows + h * k, k);
+        Hand hand;
+        for (int j = 0; j < k; ++j) hand += rows[h * k + j];
+        mismatches += hand.evaluate() != expect[h];
+      }
+      for (BatchPath p : paths) {
+        set_batch_path(p);
+        for (bool check : {true, false}) {
+          CHECK(evaluate_batch(rows, n, k, k, 1, out16.data(), check));
+          CHECK(evaluate_batch(rows, n, k, k, 1, out32.data(), check));
+          for (std::size_t h = 0; h < n; ++h)
+            mismatches += (out16[h] != expect[h]) + (out32[h] != expect[h]);
+        }
+      }
+    });
+    const long long expected_hands[8] = {0, 0, 0, 22100, 0, 2598960, full ? 20358520 : 2349060,
+                                         full ? 133784560 : 2118760};
+    CHECK_EQ(hands, expected_hands[k]);
+    CHECK_EQ(mismatches, 0LL);
+  }
+  set_batch_path(saved);
+}
+
+// Bad rows anywhere (each position of a 16-hand step and the scalar tail), every kind of
+// bad id, every type: refused with check, read safely without, found by find_invalid_row.
+static void batch_paths_reject_bad_rows() {
+  const BatchPath saved = batch_path();
+  std::mt19937 rng(99);
+  for (BatchPath p : supported_paths()) {
+    set_batch_path(p);
+    for (int k : {3, 5, 6, 7}) {
+      const std::size_t n = 45;  // two full steps and a tail of 13
+      std::vector<std::uint8_t> good(n * k);
+      std::vector<int> deck(52);
+      for (int i = 0; i < 52; ++i) deck[i] = i;
+      for (std::size_t h = 0; h < n; ++h) {
+        std::shuffle(deck.begin(), deck.end(), rng);
+        for (int j = 0; j < k; ++j) good[h * k + j] = static_cast<std::uint8_t>(deck[j]);
+      }
+      std::vector<Strength> out(n);
+      CHECK(evaluate_batch(good.data(), n, k, k, 1, out.data(), true));
+      for (std::size_t bad_row = 0; bad_row < n; ++bad_row) {
+        for (int kind = 0; kind < 4; ++kind) {
+          std::vector<std::uint8_t> cards = good;
+          const int col = static_cast<int>(bad_row % static_cast<std::size_t>(k));
+          std::uint8_t& id = cards[bad_row * k + col];
+          switch (kind) {
+            case 0: id = 52; break;                          // just past the deck
+            case 1: id = 63; break;                          // still inside a 64-bit mask
+            case 2: id = static_cast<std::uint8_t>(64 + cards[bad_row * k + (col + 1) % k]); break;  // aliases a card
+            default: id = cards[bad_row * k + (col + 1) % k]; break;  // a repeat
+          }
+          const bool ok = evaluate_batch(cards.data(), n, k, k, 1, out.data(), true);
+          CHECK(!ok);
+          CHECK(evaluate_batch(cards.data(), n, k, k, 1, out.data(), false));
+          CHECK_EQ(find_invalid_row(cards.data(), n, k, k, 1), bad_row);
+          for (std::size_t h = 0; h < n; ++h) {
+            if (h != bad_row) CHECK_EQ(out[h], single(cards.data() + h * k, k));
+          }
+          // Wider types: values beyond uint8 (and negative ones) are refused too.
+          std::vector<std::int64_t> wide(cards.begin(), cards.end());
+          wide[bad_row * k + col] = kind == 0 ? -1 : (kind == 1 ? 256 + cards[bad_row * k + (col + 1) % k] : wide[bad_row * k + col]);
+          CHECK(!evaluate_batch(wide.data(), n, k, k, 1, out.data(), true));
+          CHECK_EQ(find_invalid_row(wide.data(), n, k, k, 1), bad_row);
+        }
+      }
+    }
+  }
+  set_batch_path(saved);
+  bool threw = false;
+  for (int p = 0; p < kNumBatchPaths; ++p) {
+    if (batch_path_supported(static_cast<BatchPath>(p))) continue;
+    try {
+      set_batch_path(static_cast<BatchPath>(p));
+    } catch (const std::invalid_argument&) {
+      threw = true;
+    }
+    CHECK(threw);
+  }
+  CHECK(batch_path() == saved);
+}
+
+// Hand: incremental building, combining a board with hole cards, size and contains.
+static void hand_type() {
+  CHECK_EQ(Hand().size(), 0);
+  const std::vector<int> board_cards = parse_cards("Ah Kh 7d 7c 2s");
+  Hand board;
+  for (int c : board_cards) board += c;
+  CHECK_EQ(board.size(), 5);
+  CHECK(board.contains(parse_cards("7d")[0]));
+  CHECK(!board.contains(parse_cards("7h")[0]));
+  std::mt19937 rng(2024);
+  std::vector<int> deck(52);
+  for (int i = 0; i < 52; ++i) deck[i] = i;
+  long long mismatches = 0;
+  for (int iter = 0; iter < 200000; ++iter) {
+    std::shuffle(deck.begin(), deck.end(), rng);
+    // A board of 3, 4 or 5 cards plus two hole cards, added in either grouping.
+    const int board_size = 3 + iter % 3;
+    Hand b, hole;
+    for (int i = 0; i < board_size; ++i) b += deck[i];
+    hole = Hand() + deck[board_size] + deck[board_size + 1];
+    const Hand together = b + hole;
+    Hand one_by_one;
+    for (int i = 0; i < board_size + 2; ++i) one_by_one = one_by_one + deck[i];
+    mismatches += !(together == one_by_one) || together.size() != board_size + 2;
+    mismatches += together.evaluate() != evaluate(deck.data(), board_size + 2);
+    mismatches += (b + deck[board_size]).size() != board_size + 1;
+    if (board_size == 3) mismatches += b.evaluate() != evaluate3(deck[0], deck[1], deck[2]);
+  }
+  CHECK_EQ(mismatches, 0LL);
+}
+
 int main() {
   const bool sanitized = std::getenv("CAPSA_FAST_SHORT") != nullptr;
   exhaustive_five();
@@ -180,5 +357,8 @@ int main() {
   labels_and_order();
   best_five_reads();
   batch();
+  batch_paths_exhaustive(!sanitized);
+  batch_paths_reject_bad_rows();
+  hand_type();
   return capsa_fast::testing::finish("test_poker");
 }

@@ -162,7 +162,8 @@ RowHash build_row_hash(const std::map<std::uint32_t, std::uint16_t>& entries, in
       break;
     }
   }
-  h.values.assign(high, 0);
+  // One spare slot at the end: the vector loops read each value as 32 bits.
+  h.values.assign(high + 1, 0);
   for (const auto& kv : entries)
     h.values[h.offsets[kv.first >> shift] + (kv.first & (width - 1))] = kv.second;
   return h;
@@ -296,10 +297,15 @@ int main(int argc, char** argv) {
     flush[mask] = best;
   }
 
-  // Unsuited 5-card hands by rank multiset, and 5-, 6-, 7-card multisets for the best five.
+  // Unsuited 5-card hands by rank multiset; and 3-, 5-, 6-, 7-card multisets (a 3-card hand
+  // is its own class, larger ones are worth their best five) for the Hand type and the
+  // vector loops, which look every size up in the one table.
   std::map<std::uint32_t, std::uint16_t> by_key5, by_key7;
   for_each_multiset(5, 4, [&](const Counts& c) {
     by_key5[key_sum(c, kRankKey5)] = strength_of(class_key(c, false));
+  });
+  for_each_multiset(3, 3, [&](const Counts& c) {
+    by_key7[key_sum(c, kRankKey7)] = strength_of(class_key(c, false));
   });
   for (int size = 5; size <= 7; ++size) {
     for_each_multiset(size, 4, [&](const Counts& c) {
@@ -346,6 +352,7 @@ int main(int argc, char** argv) {
   write_array(out, "std::uint16_t", "kHash5Values", hash5.values);
   write_array(out, "std::uint32_t", "kHash7Offsets", hash7.offsets);
   write_array(out, "std::uint16_t", "kHash7Values", hash7.values);
+  flush.push_back(0);  // a spare slot: the vector loops read each value as 32 bits
   write_array(out, "std::uint16_t", "kFlush", flush);
   write_array(out, "std::uint16_t", "kThree", three);
   write_array(out, "std::uint32_t", "kClassInfo", info);

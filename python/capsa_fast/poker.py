@@ -8,6 +8,7 @@ cards are worth their best five.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,21 +31,69 @@ _CATEGORY_STARTS = np.asarray(_core.CATEGORY_STARTS, dtype=np.int64)
 evaluate = _core.evaluate
 
 
+def _usable_cores() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def evaluate_batch(
-    hands: npt.ArrayLike, *, validate: bool = True, threads: int = 1
+    hands: npt.ArrayLike, *, validate: bool = True, threads: int | None = 1
 ) -> npt.NDArray[np.int32]:
     """Strengths of ``hands``, an integer array ``[N, k]`` of card ids, k in 3, 5, 6, 7.
 
-    All work is in C++ with the GIL released; uint8 input is the fastest. ``validate``
-    (default) rejects ids outside 0..51 and repeated cards with a ValueError naming the
-    row, at little cost (the check is fused into the evaluation loop). With
-    ``validate=False`` such rows get meaningless strengths, but are still read safely.
-    ``threads`` splits batches of more than 65,536 hands over that many threads.
+    All work is in C++ with the GIL released; contiguous uint8 input is the fastest (other
+    types and layouts are narrowed block by block). ``validate`` (default) rejects ids
+    outside 0..51 and repeated cards with a ValueError naming the row, at almost no cost
+    (a card mask and a popcount per hand, in the same pass). With ``validate=False`` such
+    rows get meaningless strengths, but are still read safely.
+
+    ``threads``: how many threads may share the work (default 1); ``None`` means one per
+    core this process may use. Each thread gets at least 131,072 hands, so smaller batches
+    use fewer threads (below 262,144 hands, one): starting a thread costs more than it
+    saves there.
     """
+    if threads is None:
+        threads = _usable_cores()
+    elif isinstance(threads, bool) or not isinstance(threads, int | np.integer):
+        raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
     arr = hands if isinstance(hands, np.ndarray) else np.asarray(hands)
     if arr.ndim == 2 and arr.shape[0] == 0 and arr.shape[1] in (3, 5, 6, 7):
+        if threads < 1:
+            raise ValueError("threads must be at least 1")
         return np.zeros(0, dtype=np.int32)
-    return _core.evaluate_batch(arr, validate, threads)
+    return _core.evaluate_batch(arr, validate, int(threads))
+
+
+def batch_paths() -> tuple[str, ...]:
+    """The batch loops this CPU can run, the portable reference first and the fastest last.
+
+    ``"portable"`` is plain C++; ``"x86-64-v3"`` the same loop built for AVX2/BMI2/POPCNT;
+    ``"avx512"`` a vector loop doing 16 hands a step. All give identical strengths.
+    """
+    return tuple(_core.batch_paths())
+
+
+def batch_path() -> str:
+    """The loop ``evaluate_batch`` uses now (the fastest one unless chosen otherwise)."""
+    return str(_core.batch_path())
+
+
+def set_batch_path(name: str) -> None:
+    """Make every later ``evaluate_batch`` call use loop ``name`` (tests and benchmarks).
+
+    The environment variable ``CAPSA_FAST_BATCH_PATH`` does the same at import. Raises
+    ValueError for an unknown name or a loop this CPU cannot run.
+    """
+    _core.set_batch_path(str(name))
+
+
+_forced_path = os.environ.get("CAPSA_FAST_BATCH_PATH")
+if _forced_path:
+    try:
+        set_batch_path(_forced_path)
+    except ValueError as error:
+        raise ValueError(f"CAPSA_FAST_BATCH_PATH: {error}") from None
 
 
 def category_index(strengths: npt.ArrayLike) -> npt.NDArray[np.uint8]:
@@ -126,10 +175,13 @@ __all__ = [
     "MAX_STRENGTH",
     "HandValue",
     "Showdown",
+    "batch_path",
+    "batch_paths",
     "categories_of",
     "category_index",
     "evaluate",
     "evaluate_batch",
     "label_of",
+    "set_batch_path",
     "showdown",
 ]

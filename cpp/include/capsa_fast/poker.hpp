@@ -4,6 +4,9 @@
 // strengths tie. 3-, 5-, 6- and 7-card hands share one scale: a 3-card hand (a Susun top
 // row) compares with a 5-card hand category first, then ranks in order, a missing kicker
 // counting lower than any card; 6 and 7 cards are worth their best five.
+//
+// For enumeration (equity, Susun deals) capsa_fast/poker_hand.hpp has poker::Hand, a
+// partial hand that grows a card at a time and evaluates inline on the same scale.
 #pragma once
 
 #include <array>
@@ -42,15 +45,39 @@ Strength evaluate(const int* cards, int n);
 // and cards `col_stride` elements apart, into out[0..n_hands). T is any integer type.
 // Any input is safe to read: an id outside 0..51 or a repeated card gives a meaningless
 // strength, never an out-of-bounds access. With `check`, returns false if any row held
-// such a card (find_invalid_row then locates it); without, always returns true.
+// such a card (find_invalid_row then locates it); without, always returns true. The check
+// runs in the same pass (a 64-bit card mask and a popcount per hand). Contiguous uint8
+// rows are read directly; any other type or layout is narrowed block by block first.
 template <class T>
 bool evaluate_batch(const T* cards, std::size_t n_hands, int k, std::ptrdiff_t row_stride,
                     std::ptrdiff_t col_stride, Strength* out, bool check) noexcept;
+// The same, writing 32-bit strengths (what numpy callers receive).
+template <class T>
+bool evaluate_batch(const T* cards, std::size_t n_hands, int k, std::ptrdiff_t row_stride,
+                    std::ptrdiff_t col_stride, std::int32_t* out, bool check) noexcept;
 
 // First row holding an id outside 0..51 or a repeated card, or n_hands when all are valid.
 template <class T>
 std::size_t find_invalid_row(const T* cards, std::size_t n_hands, int k,
                              std::ptrdiff_t row_stride, std::ptrdiff_t col_stride) noexcept;
+
+// The loop evaluate_batch runs. kPortable is plain C++ built for the baseline target and
+// the reference; the others are chosen at run time and compiled for their instruction sets
+// whatever the build flags: kX86_64_V3 is the same loop built for AVX2, BMI2 and POPCNT
+// (Haswell, Zen and later), kAvx512 a vector loop doing 16 hands at a time (AVX-512 F, BW,
+// VL, VBMI, VPOPCNTDQ and BITALG: Ice Lake, Sapphire Rapids, Zen 4 and later). All give
+// identical results.
+enum class BatchPath : std::uint8_t { kPortable = 0, kX86_64_V3, kAvx512 };
+inline constexpr int kNumBatchPaths = 3;
+// "portable", "x86-64-v3", "avx512".
+const char* batch_path_name(BatchPath p) noexcept;
+// Whether this CPU (and this build) can run the loop.
+bool batch_path_supported(BatchPath p) noexcept;
+// The loop in use: the fastest supported one unless set_batch_path chose another.
+BatchPath batch_path() noexcept;
+// Selects the loop for every later call, in all threads (tests run each one); throws
+// std::invalid_argument naming the path when this CPU cannot run it.
+void set_batch_path(BatchPath p);
 
 // What a strength means: its category and the ranks (0 = 2 .. 12 = A) that decide it,
 // high to low; straights list only their top card (3 for A-2-3-4-5).

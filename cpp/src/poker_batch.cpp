@@ -1,0 +1,426 @@
+// The loops behind poker::evaluate_batch and the choice among them at run time.
+//
+// Every loop reads contiguous uint8 rows of K cards (any other input is narrowed to that
+// first, block by block) and, per hand, sums two things over its cards:
+//   * the rank key and suit counters (the generated kCardKey5/7): the same key as the
+//     single-hand evaluators, looked up in the same perfect hash, one flush test;
+//   * the card's bit in a 64-bit suit-major mask (bit 16 * suit + rank). The sum has K bits
+//     set exactly when the K ids are distinct cards (a repeat carries, an id past 51 adds
+//     nothing), so validation is one popcount; and a flush's 13 rank bits are one shift
+//     away, the flush table's index.
+// Ids past 51 read table entries that are zero, so no input can index outside the tables.
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "capsa_fast/poker.hpp"
+#include "poker_tables.inc"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// GCC 12 reports its own AVX-512 headers' _mm512_undefined_* idiom as maybe-uninitialized
+// once they are inlined here; the warning is about the header, not this file's code.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#define CAPSA_FAST_X86 1
+#else
+#define CAPSA_FAST_X86 0
+#endif
+
+namespace capsa_fast::poker {
+namespace {
+
+using namespace tables;
+
+constexpr std::uint64_t kSuitBias = std::uint64_t{0x3333} << 32;
+constexpr std::uint64_t kFlushBits = std::uint64_t{0x8888} << 32;
+
+constexpr int suit_major_bit(int card) { return 16 * (card & 3) + (card >> 2); }
+
+// Per uint8 id (zero past 51): rank key + suit counter, and the suit-major card bit.
+struct alignas(16) CardEntry {
+  std::uint64_t key;
+  std::uint64_t mask;
+};
+using CardTable = std::array<CardEntry, 256>;
+constexpr CardTable make_card_table(const std::uint64_t (&keys)[kDeckSize]) {
+  CardTable t{};
+  for (int c = 0; c < kDeckSize; ++c)
+    t[static_cast<std::size_t>(c)] = {keys[c], std::uint64_t{1} << suit_major_bit(c)};
+  return t;
+}
+alignas(64) constexpr CardTable kCards5 = make_card_table(kCardKey5);
+alignas(64) constexpr CardTable kCards7 = make_card_table(kCardKey7);
+
+// 5-card rows use the 5-card hash (smaller); 3-, 6- and 7-card rows the 7-card one, which
+// holds every size's entries.
+template <int K>
+inline Strength unsuited(std::uint64_t key) noexcept {
+  const auto k = static_cast<std::uint32_t>(key);
+  if constexpr (K == 5) {
+    return kHash5Values[kHash5Offsets[k >> kHash5Shift] + (k & ((1u << kHash5Shift) - 1))];
+  } else {
+    return kHash7Values[kHash7Offsets[k >> kHash7Shift] + (k & ((1u << kHash7Shift) - 1))];
+  }
+}
+
+// The scalar loop: the portable reference, also built for x86-64-v3 below. At most one
+// suit can hold five of seven cards, and then the hand is a flush at least (no room for
+// quads or a full house), so the flush table answers alone.
+template <int K, bool Check, class Out>
+__attribute__((always_inline)) inline bool rows_scalar(const std::uint8_t* p, std::size_t n,
+                                                       Out* out) noexcept {
+  const CardEntry* cards = (K == 5 ? kCards5 : kCards7).data();
+  std::uint64_t bad = 0;
+  for (std::size_t i = 0; i < n; ++i, p += K) {
+    std::uint64_t key, mask;
+#if CAPSA_FAST_X86
+    // Key and mask side by side in one 128-bit register: one load and one add per card.
+    __m128i sum = _mm_set_epi64x(0, static_cast<long long>(kSuitBias));
+    for (int j = 0; j < K; ++j)
+      sum = _mm_add_epi64(sum, _mm_load_si128(reinterpret_cast<const __m128i*>(cards + p[j])));
+    key = static_cast<std::uint64_t>(_mm_cvtsi128_si64(sum));
+    mask = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum)));
+#else
+    key = kSuitBias;
+    mask = 0;
+    for (int j = 0; j < K; ++j) {
+      key += cards[p[j]].key;
+      mask += cards[p[j]].mask;
+    }
+#endif
+    if constexpr (Check) bad |= static_cast<std::uint64_t>(__builtin_popcountll(mask) ^ K);
+    const std::uint64_t flush = key & kFlushBits;
+    if (__builtin_expect(flush != 0, 0)) {
+      const int suit = (__builtin_ctzll(flush) - 35) >> 2;
+      out[i] = static_cast<Out>(kFlush[(mask >> (16 * suit)) & 0x1FFF]);
+    } else {
+      out[i] = static_cast<Out>(unsuited<K>(key));
+    }
+  }
+  return bad == 0;
+}
+
+template <int K, bool Check, class Out>
+bool rows_portable(const std::uint8_t* p, std::size_t n, Out* out) noexcept {
+  return rows_scalar<K, Check, Out>(p, n, out);
+}
+
+#if CAPSA_FAST_X86
+
+template <int K, bool Check, class Out>
+__attribute__((target("avx2,bmi,bmi2,popcnt"))) bool rows_v3(const std::uint8_t* p,
+                                                              std::size_t n, Out* out) noexcept {
+  return rows_scalar<K, Check, Out>(p, n, out);
+}
+
+// AVX-512: 16 hands per step, one 32-bit lane each.
+//   1. The step's 16 * K bytes are loaded into two registers and each id is replaced by
+//      16 * suit + rank (vpermb; 0xFF for ids 52..63, which then add nothing).
+//   2. For card j, vpermt2b gathers byte K * i + j into lane i. Its rank key comes from a
+//      16-entry in-register table (vpermd reads the low 4 bits: the rank) and its mask
+//      bit from a variable shift, suits 0-1 in `lo` and 2-3 in `hi`.
+//   3. Two gathers look the keys up in the perfect hash; a 16-bit word (one suit) with
+//      five bits or more marks a flush, and the word itself is the flush table's index.
+//   4. Validation: the mask has K bits (popcount), and no byte of the input exceeds 51
+//      (ids of 64 and more alias under vpermb, so their bytes are checked as loaded).
+// vpermb and the 7-bit vpermt2b indices keep every table access in bounds for any input.
+#define CAPSA_FAST_AVX512 \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vpopcntdq,avx512bitalg,bmi,bmi2,popcnt")))
+
+struct alignas(64) Bytes64 {
+  std::uint8_t v[64];
+};
+struct alignas(64) Words16 {
+  std::uint32_t v[16];
+};
+
+constexpr Bytes64 make_remap() {
+  Bytes64 t{};
+  for (int c = 0; c < 64; ++c)
+    t.v[c] = static_cast<std::uint8_t>(c < kDeckSize ? 16 * (c & 3) + (c >> 2) : 0xFF);
+  return t;
+}
+constexpr Words16 make_rank_keys(const std::uint64_t (&keys)[kDeckSize]) {
+  Words16 t{};
+  for (int r = 0; r < 13; ++r) t.v[r] = static_cast<std::uint32_t>(keys[4 * r]);
+  return t;
+}
+template <int K>
+constexpr std::array<Bytes64, K> make_columns() {
+  std::array<Bytes64, K> t{};
+  for (int j = 0; j < K; ++j)
+    for (int i = 0; i < 16; ++i) t[static_cast<std::size_t>(j)].v[4 * i] = static_cast<std::uint8_t>(K * i + j);
+  return t;
+}
+constexpr Bytes64 kRemap = make_remap();
+constexpr Words16 kRankKeys5 = make_rank_keys(kCardKey5);
+constexpr Words16 kRankKeys7 = make_rank_keys(kCardKey7);
+template <int K>
+constexpr std::array<Bytes64, K> kColumns = make_columns<K>();
+
+template <int K, bool Check, class Out>
+CAPSA_FAST_AVX512 bool rows_avx512(const std::uint8_t* p, std::size_t n, Out* out) noexcept {
+  constexpr int kBytes = 16 * K;  // 48, 80, 96 or 112
+  constexpr __mmask64 kLoadA = kBytes >= 64 ? ~__mmask64{0} : (__mmask64{1} << kBytes) - 1;
+  constexpr __mmask64 kLoadB = kBytes > 64 ? (__mmask64{1} << (kBytes - 64)) - 1 : 0;
+  constexpr int kShift = K == 5 ? kHash5Shift : kHash7Shift;
+  const std::uint32_t* offsets = K == 5 ? kHash5Offsets : kHash7Offsets;
+  const std::uint16_t* values = K == 5 ? kHash5Values : kHash7Values;
+
+  const __m512i remap = _mm512_load_si512(kRemap.v);
+  const __m512i rank_keys = _mm512_load_si512((K == 5 ? kRankKeys5 : kRankKeys7).v);
+  __m512i column[K];
+  for (int j = 0; j < K; ++j) column[j] = _mm512_load_si512(kColumns<K>[static_cast<std::size_t>(j)].v);
+  const __m512i one = _mm512_set1_epi32(1);
+  const __m512i thirty_two = _mm512_set1_epi32(32);
+  const __m512i low16 = _mm512_set1_epi32(0xFFFF);
+  const __m512i low_bits = _mm512_set1_epi32((1 << kShift) - 1);
+  const __m512i five = _mm512_set1_epi16(5);
+  const __m512i count = _mm512_set1_epi32(K);
+
+  __m512i top = _mm512_setzero_si512();  // byte-wise largest id loaded
+  __mmask16 bad = 0;
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16, p += kBytes) {
+    __m512i a = kBytes >= 64 ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi8(kLoadA, p);
+    __m512i b = kLoadB ? _mm512_maskz_loadu_epi8(kLoadB, p + 64) : _mm512_setzero_si512();
+    if constexpr (Check) top = _mm512_max_epu8(top, _mm512_max_epu8(a, b));
+    a = _mm512_permutexvar_epi8(a, remap);
+    b = _mm512_permutexvar_epi8(b, remap);
+    __m512i key = _mm512_setzero_si512();
+    __m512i lo = _mm512_setzero_si512();
+    __m512i hi = _mm512_setzero_si512();
+    for (int j = 0; j < K; ++j) {
+      const __m512i x = _mm512_maskz_permutex2var_epi8(0x1111111111111111ull, a, column[j], b);
+      key = _mm512_add_epi32(key, _mm512_permutexvar_epi32(x, rank_keys));
+      lo = _mm512_or_si512(lo, _mm512_sllv_epi32(one, x));
+      hi = _mm512_or_si512(hi, _mm512_sllv_epi32(one, _mm512_sub_epi32(x, thirty_two)));
+    }
+    const __m512i row_offset =
+        _mm512_i32gather_epi32(_mm512_srli_epi32(key, kShift), reinterpret_cast<const int*>(offsets), 4);
+    const __m512i slot = _mm512_add_epi32(row_offset, _mm512_and_si512(key, low_bits));
+    __m512i strength = _mm512_and_si512(
+        _mm512_i32gather_epi32(slot, reinterpret_cast<const int*>(values), 2), low16);
+    if constexpr (K >= 5) {
+      const auto flush_lo = static_cast<unsigned>(_mm512_cmpge_epu16_mask(_mm512_popcnt_epi16(lo), five));
+      const auto flush_hi = static_cast<unsigned>(_mm512_cmpge_epu16_mask(_mm512_popcnt_epi16(hi), five));
+      if (__builtin_expect((flush_lo | flush_hi) != 0, 0)) {
+        // Lane i's words are bits 2i (suit 0 or 2) and 2i + 1 (suit 1 or 3) of the masks.
+        const auto s0 = static_cast<__mmask16>(_pext_u32(flush_lo, 0x55555555u));
+        const auto s1 = static_cast<__mmask16>(_pext_u32(flush_lo, 0xAAAAAAAAu));
+        const auto s2 = static_cast<__mmask16>(_pext_u32(flush_hi, 0x55555555u));
+        const auto s3 = static_cast<__mmask16>(_pext_u32(flush_hi, 0xAAAAAAAAu));
+        __m512i suited = _mm512_maskz_mov_epi32(s0, _mm512_and_si512(lo, low16));
+        suited = _mm512_mask_mov_epi32(suited, s1, _mm512_srli_epi32(lo, 16));
+        suited = _mm512_mask_mov_epi32(suited, s2, _mm512_and_si512(hi, low16));
+        suited = _mm512_mask_mov_epi32(suited, s3, _mm512_srli_epi32(hi, 16));
+        const __mmask16 lanes = static_cast<__mmask16>(s0 | s1 | s2 | s3);
+        strength = _mm512_and_si512(
+            _mm512_mask_i32gather_epi32(strength, lanes, _mm512_and_si512(suited, _mm512_set1_epi32(0x1FFF)),
+                                        reinterpret_cast<const int*>(kFlush), 2),
+            low16);
+      }
+    }
+    if constexpr (Check) {
+      const __m512i cards = _mm512_add_epi32(_mm512_popcnt_epi32(lo), _mm512_popcnt_epi32(hi));
+      bad = static_cast<__mmask16>(bad | _mm512_cmpneq_epi32_mask(cards, count));
+    }
+    if constexpr (std::is_same_v<Out, std::int32_t>) {
+      _mm512_storeu_si512(out + i, strength);
+    } else {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm512_cvtepi32_epi16(strength));
+    }
+  }
+  if constexpr (Check) {
+    if (_mm512_cmpge_epu8_mask(top, _mm512_set1_epi8(kDeckSize)) != 0) bad = 1;
+  }
+  const bool tail_ok = rows_scalar<K, Check, Out>(p, n - i, out + i);
+  return bad == 0 && tail_ok;
+}
+
+#endif  // CAPSA_FAST_X86
+
+template <class Out, bool Check>
+bool run_rows(BatchPath path, const std::uint8_t* p, std::size_t n, int k, Out* out) noexcept {
+#if CAPSA_FAST_X86
+  if (path == BatchPath::kAvx512) {
+    switch (k) {
+      case 3: return rows_avx512<3, Check, Out>(p, n, out);
+      case 5: return rows_avx512<5, Check, Out>(p, n, out);
+      case 6: return rows_avx512<6, Check, Out>(p, n, out);
+      default: return rows_avx512<7, Check, Out>(p, n, out);
+    }
+  }
+  if (path == BatchPath::kX86_64_V3) {
+    switch (k) {
+      case 3: return rows_v3<3, Check, Out>(p, n, out);
+      case 5: return rows_v3<5, Check, Out>(p, n, out);
+      case 6: return rows_v3<6, Check, Out>(p, n, out);
+      default: return rows_v3<7, Check, Out>(p, n, out);
+    }
+  }
+#else
+  (void)path;
+#endif
+  switch (k) {
+    case 3: return rows_portable<3, Check, Out>(p, n, out);
+    case 5: return rows_portable<5, Check, Out>(p, n, out);
+    case 6: return rows_portable<6, Check, Out>(p, n, out);
+    default: return rows_portable<7, Check, Out>(p, n, out);
+  }
+}
+
+bool cpu_supports(BatchPath p) noexcept {
+  if (p == BatchPath::kPortable) return true;
+#if CAPSA_FAST_X86
+  __builtin_cpu_init();
+  const bool v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+                  __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+  if (p == BatchPath::kX86_64_V3) return v3;
+  if (p == BatchPath::kAvx512) {
+    return v3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
+           __builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("avx512bitalg");
+  }
+#endif
+  return false;
+}
+
+BatchPath best_path() noexcept {
+  for (int p = kNumBatchPaths - 1; p > 0; --p)
+    if (cpu_supports(static_cast<BatchPath>(p))) return static_cast<BatchPath>(p);
+  return BatchPath::kPortable;
+}
+
+// -1 until first use; then the path every call takes.
+std::atomic<int> g_path{-1};
+
+// Ids of any integer type as uint8: anything outside 0..255 becomes 255, an invalid id.
+template <class T>
+inline std::uint8_t narrow_id(T v) noexcept {
+  if constexpr (std::is_same_v<T, std::uint8_t>) {
+    return v;
+  } else if constexpr (std::is_same_v<T, std::int8_t>) {
+    return v < 0 ? std::uint8_t{255} : static_cast<std::uint8_t>(v);
+  } else if constexpr (std::is_signed_v<T>) {
+    return v < 0 || v > 255 ? std::uint8_t{255} : static_cast<std::uint8_t>(v);
+  } else {
+    return v > 255 ? std::uint8_t{255} : static_cast<std::uint8_t>(v);
+  }
+}
+
+template <class T, class Out>
+bool batch_any(const T* cards, std::size_t n, int k, std::ptrdiff_t rs, std::ptrdiff_t cs,
+               Out* out, bool check) noexcept {
+  if (k != 3 && k != 5 && k != 6 && k != 7) return false;
+  const BatchPath path = batch_path();
+  if constexpr (std::is_same_v<T, std::uint8_t>) {
+    if (cs == 1 && rs == k) {
+      return check ? run_rows<Out, true>(path, cards, n, k, out)
+                   : run_rows<Out, false>(path, cards, n, k, out);
+    }
+  }
+  // Other types and layouts: narrowed into contiguous rows a block at a time.
+  constexpr std::size_t kBlock = 1024;
+  alignas(64) std::uint8_t buf[kBlock * 7];
+  bool ok = true;
+  for (std::size_t i = 0; i < n; i += kBlock) {
+    const std::size_t m = std::min(kBlock, n - i);
+    const T* row = cards + static_cast<std::ptrdiff_t>(i) * rs;
+    std::uint8_t* dst = buf;
+    for (std::size_t r = 0; r < m; ++r, row += rs)
+      for (int j = 0; j < k; ++j) *dst++ = narrow_id(row[j * cs]);
+    ok &= check ? run_rows<Out, true>(path, buf, m, k, out + i)
+                : run_rows<Out, false>(path, buf, m, k, out + i);
+  }
+  return ok;
+}
+
+}  // namespace
+
+const char* batch_path_name(BatchPath p) noexcept {
+  switch (p) {
+    case BatchPath::kPortable: return "portable";
+    case BatchPath::kX86_64_V3: return "x86-64-v3";
+    case BatchPath::kAvx512: return "avx512";
+  }
+  return "?";
+}
+
+bool batch_path_supported(BatchPath p) noexcept { return cpu_supports(p); }
+
+BatchPath batch_path() noexcept {
+  int p = g_path.load(std::memory_order_relaxed);
+  if (p < 0) {
+    p = static_cast<int>(best_path());
+    g_path.store(p, std::memory_order_relaxed);
+  }
+  return static_cast<BatchPath>(p);
+}
+
+void set_batch_path(BatchPath p) {
+  if (static_cast<int>(p) >= kNumBatchPaths) {
+    throw std::invalid_argument("not a batch path: " + std::to_string(static_cast<int>(p)));
+  }
+  if (!cpu_supports(p)) {
+    throw std::invalid_argument(std::string("this CPU cannot run the ") + batch_path_name(p) +
+                                " batch loop");
+  }
+  g_path.store(static_cast<int>(p), std::memory_order_relaxed);
+}
+
+template <class T>
+bool evaluate_batch(const T* cards, std::size_t n_hands, int k, std::ptrdiff_t row_stride,
+                    std::ptrdiff_t col_stride, Strength* out, bool check) noexcept {
+  return batch_any(cards, n_hands, k, row_stride, col_stride, out, check);
+}
+
+template <class T>
+bool evaluate_batch(const T* cards, std::size_t n_hands, int k, std::ptrdiff_t row_stride,
+                    std::ptrdiff_t col_stride, std::int32_t* out, bool check) noexcept {
+  return batch_any(cards, n_hands, k, row_stride, col_stride, out, check);
+}
+
+template <class T>
+std::size_t find_invalid_row(const T* cards, std::size_t n_hands, int k,
+                             std::ptrdiff_t row_stride, std::ptrdiff_t col_stride) noexcept {
+  const T* p = cards;
+  for (std::size_t i = 0; i < n_hands; ++i, p += row_stride) {
+    std::uint64_t seen = 0;
+    bool bad = false;
+    for (int j = 0; j < k; ++j) {
+      const T v = p[j * col_stride];
+      // Ids are compared as signed 64-bit values so negative ids of any type are caught.
+      const auto id = static_cast<long long>(v);
+      const bool out_of_range = id < 0 || id >= kDeckSize;
+      const std::uint64_t bit = out_of_range ? 0 : std::uint64_t{1} << id;
+      bad |= out_of_range || (seen & bit) != 0;
+      seen |= bit;
+    }
+    if (bad) return i;
+  }
+  return n_hands;
+}
+
+#define CAPSA_FAST_INSTANTIATE(T)                                                           \
+  template bool evaluate_batch<T>(const T*, std::size_t, int, std::ptrdiff_t,              \
+                                  std::ptrdiff_t, Strength*, bool) noexcept;               \
+  template bool evaluate_batch<T>(const T*, std::size_t, int, std::ptrdiff_t,              \
+                                  std::ptrdiff_t, std::int32_t*, bool) noexcept;           \
+  template std::size_t find_invalid_row<T>(const T*, std::size_t, int, std::ptrdiff_t,     \
+                                           std::ptrdiff_t) noexcept;
+CAPSA_FAST_INSTANTIATE(std::int8_t)
+CAPSA_FAST_INSTANTIATE(std::uint8_t)
+CAPSA_FAST_INSTANTIATE(std::int16_t)
+CAPSA_FAST_INSTANTIATE(std::uint16_t)
+CAPSA_FAST_INSTANTIATE(std::int32_t)
+CAPSA_FAST_INSTANTIATE(std::uint32_t)
+CAPSA_FAST_INSTANTIATE(std::int64_t)
+CAPSA_FAST_INSTANTIATE(std::uint64_t)
+#undef CAPSA_FAST_INSTANTIATE
+
+}  // namespace capsa_fast::poker
