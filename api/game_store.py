@@ -364,20 +364,69 @@ class GameStore:
         self._ready = False
         self._ready_lock = threading.Lock()
         self._next_purge = 0.0
+        # One connection per thread, kept between requests: opening one per request and
+        # closing it (which checkpoints the WAL when it is the last) cost most of a save.
+        self._local = threading.local()
+        # Connections a forked child inherited: never used nor closed there (closing could
+        # disturb the parent's), only kept from the garbage collector.
+        self._inherited: list[sqlite3.Connection] = []
 
-    @contextlib.contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
+    def _identity(self) -> tuple[int, int, int] | None:
+        """(process, device, inode) of the store's file now; None when it is missing."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return os.getpid(), st.st_dev, st.st_ino
+
+    def _connection(self) -> sqlite3.Connection:
+        """This thread's connection, reopened (with the schema made again) when the file was
+        deleted or replaced since, or the process forked."""
+        local = self._local
+        identity = self._identity()
+        conn: sqlite3.Connection | None = getattr(local, "conn", None)
+        if conn is not None and identity is not None and local.identity == identity:
+            return conn
+        previous = getattr(local, "identity", None)
+        if conn is not None:
+            self._drop(conn, previous)
+        if identity is None or (previous is not None and previous[1:] != identity[1:]):
+            self._ready = False  # the file is gone, or is another one: make the schema again
         if not self._ready:
             self._create_schema()
         # Autocommit (isolation_level=None): every statement here is its own transaction.
-        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
-        try:
-            # WAL makes each commit one append; NORMAL sync is then safe from corruption (an
-            # OS crash may lose the last moves, never damage the file).
-            conn.execute("PRAGMA synchronous = NORMAL")
-            yield conn
-        finally:
+        conn = sqlite3.connect(
+            self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=True
+        )
+        # WAL makes each commit one append; NORMAL sync is then safe from corruption (an OS
+        # crash may lose the last moves, never damage the file).
+        conn.execute("PRAGMA synchronous = NORMAL")
+        local.conn, local.identity = conn, self._identity()
+        return conn
+
+    def _drop(self, conn: sqlite3.Connection, identity: tuple[int, int, int] | None) -> None:
+        self._local.conn = None
+        if identity is not None and identity[0] != os.getpid():
+            self._inherited.append(conn)
+            return
+        with contextlib.suppress(sqlite3.Error):
             conn.close()
+
+    @contextlib.contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        conn = self._connection()
+        try:
+            yield conn
+        except sqlite3.Error:
+            # A connection that failed is not trusted again (a locked or broken file).
+            self._drop(conn, getattr(self._local, "identity", None))
+            raise
+
+    def close(self) -> None:
+        """Close this thread's connection (the next call opens a new one)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            self._drop(conn, self._local.identity)
 
     def _create_schema(self) -> None:
         with self._ready_lock:

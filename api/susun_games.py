@@ -512,6 +512,9 @@ def next_round(body: NextSusunRoundRequest, game_id: str) -> SusunGameView:
         )
     engine(lambda: table.next_round(code), "code")
     assert table.code is not None
+    # A finished round is kept as its code and points (the totals need no more), so a
+    # request's cost does not grow with the length of the match.
+    record.rounds[-1].placed = {}
     record.rounds.append(SusunRound(table.code, table.dealt_at))
     record.round_over = False
     _bots_arrange(record, table)

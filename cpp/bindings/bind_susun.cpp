@@ -118,7 +118,8 @@ void bind_susun(py::module_& m) {
   py::class_<EvModel>(m, "SusunEvModel")
       .def(py::init([](const std::vector<std::vector<float>>& win,
                        const std::vector<std::vector<float>>& tie,
-                       const std::vector<std::vector<float>>& loss, int opponents) {
+                       const std::vector<std::vector<float>>& loss, int opponents,
+                       const Rules* rules) {
              if (win.size() != 3 || tie.size() != 3 || loss.size() != 3) {
                throw std::invalid_argument("one curve per position");
              }
@@ -134,9 +135,11 @@ void bind_susun(py::module_& m) {
              }
              model.opponents = opponents;
              model.pack();
+             if (rules) model.prepare(*rules);
              return model;
            }),
-           py::arg("win"), py::arg("tie"), py::arg("loss"), py::arg("opponents"));
+           py::arg("win"), py::arg("tie"), py::arg("loss"), py::arg("opponents"),
+           py::arg("rules").none(true) = py::none());
   m.attr("SUSUN_NUM_ROW_KEYS") = kNumRowKeys;
   m.def(
       "susun_key_strengths",

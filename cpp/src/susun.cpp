@@ -356,10 +356,11 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
                                  int k, const EvModel* model) {
   SubsetTables t;
   const SortedHand hand(cards13);
-  build_tables(hand.cards.data(), rules, true, t);
+  const bool use_ev = strategy == Strategy::kEv && model != nullptr && model->loaded();
+  // The ev search reads the model, not the percentile units: skip their table lookups.
+  build_tables(hand.cards.data(), rules, !use_ev, t);
   const Splits& s = splits();
   TopK best(k);
-  const bool use_ev = strategy == Strategy::kEv && model != nullptr && model->loaded();
   if (strategy == Strategy::kNaive) {
     // The strongest bottom row, then the strongest middle row from the other eight cards.
     const auto bottom = static_cast<std::uint16_t>(
@@ -430,12 +431,21 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
       const float* f = model->at(key, pos);  // win, tie, loss
       return f[0] * static_cast<float>(b > 0 ? b : 1) - (1.0f - f[0] - f[1]) * f[2];
     };
-    for (std::size_t i = 0; i < kNumThrees; ++i) lin_top[i] = row_value(t.key3[i], t.strength3[i], kTop);
+    const float* prepared = model->prepared_for(rules) ? model->linear.data() : nullptr;
+    for (std::size_t i = 0; i < kNumThrees; ++i)
+      lin_top[i] = prepared ? prepared[static_cast<std::size_t>(t.key3[i]) * 3]
+                            : row_value(t.key3[i], t.strength3[i], kTop);
     float best_mid = -HUGE_VALF, best_bot = -HUGE_VALF;
     float low = HUGE_VALF, high = -HUGE_VALF;
     for (std::size_t i = 0; i < kNumFives; ++i) {
-      lin_mid[i] = row_value(t.key5[i], t.strength5[i], kMiddle);
-      lin_bot[i] = row_value(t.key5[i], t.strength5[i], kBottom);
+      if (prepared) {
+        const float* row = prepared + static_cast<std::size_t>(t.key5[i]) * 3;
+        lin_mid[i] = row[kMiddle];
+        lin_bot[i] = row[kBottom];
+      } else {
+        lin_mid[i] = row_value(t.key5[i], t.strength5[i], kMiddle);
+        lin_bot[i] = row_value(t.key5[i], t.strength5[i], kBottom);
+      }
       best_mid = std::max(best_mid, lin_mid[i]);
       best_bot = std::max(best_bot, lin_bot[i]);
       low = std::min(low, std::min(lin_mid[i], lin_bot[i]));
@@ -523,6 +533,27 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     out.push_back(a);
   }
   return out;
+}
+
+void EvModel::prepare(const Rules& rules) {
+  linear.assign(static_cast<std::size_t>(kNumRowKeys) * 3, 0.0f);
+  prepared_tiebreak = rules.suit_tiebreak;
+  prepared_bonus = rules.bonus;
+  const int flush_keys = kTiebreak.flush_first * 4;
+  for (int key = 4; key < kNumRowKeys; ++key) {
+    // The strength behind the key (enough for its category and the royal flush): with the
+    // tiebreak, flushes are laid out suit by suit; every other key is strength * 4 + suit.
+    int st = key / 4;
+    if (rules.suit_tiebreak && key >= flush_keys && key < flush_keys + 4 * kTiebreak.flush_span)
+      st = kTiebreak.flush_first + (key - flush_keys) % kTiebreak.flush_span;
+    if (st < 1 || st > poker::kMaxStrength) continue;
+    for (int pos = 0; pos < 3; ++pos) {
+      const int b = bonus_value(static_cast<poker::Strength>(st), static_cast<Position>(pos), rules);
+      const float* f = at(key, pos);
+      linear[static_cast<std::size_t>(key) * 3 + static_cast<std::size_t>(pos)] =
+          f[0] * static_cast<float>(b > 0 ? b : 1) - (1.0f - f[0] - f[1]) * f[2];
+    }
+  }
 }
 
 void EvModel::pack() {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "capsa_fast/susun.hpp"
+#include "capsa_fast/susun_table.hpp"
 
 using namespace capsa_fast;
 using namespace capsa_fast::susun;
@@ -68,8 +69,10 @@ double median_us(const std::vector<std::vector<int>>& hands, F&& f) {
     sink += f(h.data());
     t.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
   }
-  std::nth_element(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2), t.end());
   if (sink == 42) std::printf(" ");
+  const double mean = std::accumulate(t.begin(), t.end(), 0.0) / static_cast<double>(t.size());
+  std::nth_element(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2), t.end());
+  std::printf("[mean %6.1f] ", mean);
   return t[t.size() / 2];
 }
 
@@ -81,7 +84,8 @@ int main() {
     Rules rules;
     rules.suit_tiebreak = tiebreak;
     rules.bonus[kMiddle][static_cast<std::size_t>(poker::Category::kFullHouse)] = 3;
-    const EvModel model = simulated_model(rules);
+    EvModel model = simulated_model(rules);
+    model.prepare(rules);
     std::printf("suit_tiebreak=%s\n", tiebreak ? "true" : "false");
     std::printf("  count_valid          median %6.1f us per hand\n",
                 median_us(hands, [&](const int* h) { return count_valid(h, rules); }));
@@ -93,5 +97,18 @@ int main() {
                     return static_cast<long long>(arrange(h, rules, st, 1, &model).front().score);
                   }));
     }
+    // Whole 4-player tables: dealt from seeds, four ev (expert) bots, scored.
+    const std::vector<SeatBot> experts{SeatBot{Strategy::kEv, &model}};
+    std::vector<int> points(4 * 1000), kinds(4 * 1000);
+    std::vector<double> runs;
+    for (int rep = 0; rep < 5; ++rep) {
+      const auto t0 = std::chrono::steady_clock::now();
+      simulate_tables(rules, 4, experts, 11, static_cast<std::uint64_t>(rep) * 1000, 1000,
+                      points.data(), kinds.data());
+      runs.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(runs.begin(), runs.end());
+    std::printf("  whole 4-player tables, expert bots: median %7.0f tables/s (%.0f us per table)\n",
+                1000 / runs[2], runs[2] * 1e6 / 1000);
   }
 }

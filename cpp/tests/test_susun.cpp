@@ -259,6 +259,21 @@ int main() {
       exact += a.score >= best - 1e-6;
     }
     CHECK(exact >= ev_hands - 2);
+    // A model prepared for the rules (its linear values precomputed per key) searches
+    // exactly as one that is not; one prepared for other rules is not used for these.
+    EvModel prepared = model;
+    prepared.prepare(ev_rules);
+    CHECK(prepared.prepared_for(ev_rules) && !prepared.prepared_for(tiebreak));
+    for (int h = 0; h < (short_run ? 20 : 300); ++h) {
+      std::shuffle(deck.begin(), deck.end(), rng);
+      const auto slow = arrange(deck.data(), ev_rules, Strategy::kEv, 3, &model);
+      const auto fast = arrange(deck.data(), ev_rules, Strategy::kEv, 3, &prepared);
+      CHECK_EQ(slow.size(), fast.size());
+      for (std::size_t i = 0; i < slow.size() && i < fast.size(); ++i) {
+        CHECK(slow[i].score == fast[i].score);
+        CHECK(slow[i].split.top == fast[i].split.top && slow[i].split.middle == fast[i].split.middle);
+      }
+    }
   }
 
   // The suit tiebreak's order and the percentile tables against a reference written from

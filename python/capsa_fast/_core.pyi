@@ -202,6 +202,7 @@ class SusunEvModel:
         tie: list[list[float]],
         loss: list[list[float]],
         opponents: int,
+        rules: SusunRules | None = None,
     ) -> None: ...
 
 SUSUN_NUM_ROW_KEYS: int

@@ -104,6 +104,19 @@ struct EvModel {
   const float* at(int key, int position) const noexcept {
     return packed.data() + (static_cast<std::size_t>(key) * 3 + static_cast<std::size_t>(position)) * 3;
   }
+
+  // Each row's expected points on its own under one rule set's bonus rows, [key][position]
+  // (win x its value - P(loss) x what a loss costs): the search's first pass reads one
+  // float per row, a third of the packed figures. Call after pack(); arrange() uses them
+  // when the model was prepared for the rules it is given.
+  std::vector<float> linear;
+  void prepare(const Rules& rules);
+  bool prepared_for(const Rules& rules) const noexcept {
+    return !linear.empty() && prepared_tiebreak == rules.suit_tiebreak &&
+           prepared_bonus == rules.bonus;
+  }
+  bool prepared_tiebreak = false;
+  std::array<std::array<int, kBonusColumns>, 3> prepared_bonus{};
 };
 
 // Expected points against one opponent of an arrangement whose rows have these win, tie

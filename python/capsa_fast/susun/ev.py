@@ -19,7 +19,6 @@ each other, and are distributed as in the simulation; opponents do not foul.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -93,10 +92,12 @@ _MODELS: dict[str, Any] = {}
 
 def ev_model(rules: Rules, players: int = 4) -> Any:
     """The C++ model for ``rules`` at a table of ``players`` (cached per rule set)."""
-    key = json.dumps([rules.to_dict(), players], sort_keys=True)
+    key = f"{players}:{rules.fingerprint}"
     model = _MODELS.get(key)
     if model is None:
         win, tie, loss = curves(rules)
-        model = _core.SusunEvModel(win.tolist(), tie.tolist(), loss.tolist(), players - 1)
+        model = _core.SusunEvModel(
+            win.tolist(), tie.tolist(), loss.tolist(), players - 1, rules.core
+        )
         _MODELS[key] = model
     return model

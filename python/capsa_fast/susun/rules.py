@@ -12,6 +12,7 @@ reports only ``super_players``.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -209,6 +210,7 @@ class Rules(PresetRules):
     )
     preset_name: str = DEFAULT_PRESET
     _core_rules: Any = field(default=None, repr=False, compare=False)
+    _fingerprint: Any = field(default="", repr=False, compare=False)
 
     @classmethod
     def preset(cls, name: str | None = None, /, **overrides: Any) -> Rules:
@@ -263,6 +265,16 @@ class Rules(PresetRules):
             {name: self.special_value(name) for name in OPTIONAL_SPECIALS},
         )
         object.__setattr__(self, "_core_rules", core)
+
+    @property
+    def fingerprint(self) -> str:
+        """Every setting as one canonical string (equal rules, equal strings), computed once;
+        for caches keyed by a rule set."""
+        if not self._fingerprint:
+            settings = self.to_dict()
+            settings.pop("preset")
+            object.__setattr__(self, "_fingerprint", json.dumps(settings, sort_keys=True))
+        return str(self._fingerprint)
 
     def special_value(self, special: str) -> int:
         """Points a declared special wins from each opponent of lower rank; 0 when these
