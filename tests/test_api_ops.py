@@ -374,3 +374,23 @@ def test_card_errors_show_control_characters_escaped(tmp_path: Path) -> None:
     client = make_app(tmp_path).test_client()
     errors = assert_problem(client.post("/v1/evaluate", json={"cards": ["A\u0000s"] * 3}), 422)
     assert "'A\\x00s'" in errors["errors"][0]["message"]
+
+
+def test_a_deleted_store_gets_its_schema_again(tmp_path: Path) -> None:
+    """The store keeps a connection per thread; when its file is deleted (or replaced)
+    between requests, the next request opens the new file and makes the schema again
+    instead of writing to the deleted one."""
+    client = make_app(tmp_path).test_client()
+    first = client.post("/v1/banting/games", json={"bots": BOTS}).get_json()
+    path = tmp_path / "games.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        (tmp_path / f"games.sqlite3{suffix}").unlink(missing_ok=True)
+    headers = {"Authorization": f"Bearer {first['tokens']['0']}"}
+    assert client.get(f"/v1/banting/games/{first['id']}", headers=headers).status_code == 404
+    second = client.post("/v1/banting/games", json={"bots": BOTS})
+    assert second.status_code == 201
+    assert path.exists()
+    with sqlite3.connect(path) as conn:
+        ids = [row[0] for row in conn.execute("SELECT id FROM banting_games")]
+    assert ids == [second.get_json()["id"]]
+    assert client.get("/v1/health").status_code == 200
