@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "capsa_fast/banting.hpp"
+#include "capsa_fast/banting_env.hpp"
 #include "convert.hpp"
 
 namespace py = pybind11;
@@ -148,40 +149,8 @@ BatchInput batch_input(const HandRows& hands, py::handle table, const Rules& rul
 // 2, 3 and 5 of at most 13 cards: 13 + 78 + 286 + 1287 = 1664 actions), bit-packed
 // little-endian per byte (numpy.unpackbits(..., bitorder="little")).
 constexpr int kMaxMaskCards = 13;
-constexpr int kNumActions = 1664;
+constexpr int kNumActions = env::kNumPlayActions;  // 1664
 constexpr std::size_t kMaskBytes = kNumActions / 8;
-
-const std::vector<unsigned>& action_subsets() {
-  static const std::vector<unsigned> order = [] {
-    std::vector<unsigned> out;
-    for (int size : {1, 2, 3, 5}) {
-      std::vector<unsigned> same;
-      for (unsigned subset = 0; subset < (1u << kMaxMaskCards); ++subset)
-        if (__builtin_popcount(subset) == size) same.push_back(subset);
-      // Lexicographic order of the sorted position lists.
-      std::sort(same.begin(), same.end(), [](unsigned a, unsigned b) {
-        for (int j = 0; j < kMaxMaskCards; ++j) {
-          const bool ha = a >> j & 1, hb = b >> j & 1;
-          if (ha != hb) return ha;
-        }
-        return false;
-      });
-      out.insert(out.end(), same.begin(), same.end());
-    }
-    return out;
-  }();
-  return order;
-}
-
-const std::vector<std::int16_t>& action_index_table() {
-  static const std::vector<std::int16_t> index = [] {
-    std::vector<std::int16_t> t(1u << kMaxMaskCards, -1);
-    const auto& order = action_subsets();
-    for (std::size_t a = 0; a < order.size(); ++a) t[order[a]] = static_cast<std::int16_t>(a);
-    return t;
-  }();
-  return index;
-}
 
 }  // namespace
 
@@ -300,7 +269,7 @@ void bind_banting(py::module_& m) {
         const std::int64_t* data = hands.data();
         {
           py::gil_scoped_release release;
-          const auto& index = action_index_table();
+          const auto& index = env::action_of_subset();
           std::array<std::int8_t, 52> position{};
           for (std::size_t i = 0; i < in.masks.size(); ++i) {
             for (std::size_t j = 0; j < k; ++j)
@@ -326,8 +295,7 @@ void bind_banting(py::module_& m) {
   m.def("banting_actions", [] {
     // Position subsets in action order: sizes 1, 2, 3, 5, each in lexicographic order.
     std::vector<std::vector<int>> out;
-    const auto& order = action_subsets();
-    for (unsigned subset : order) {
+    for (unsigned subset : env::action_subsets()) {
       std::vector<int> pos;
       for (int j = 0; j < kMaxMaskCards; ++j)
         if (subset >> j & 1) pos.push_back(j);

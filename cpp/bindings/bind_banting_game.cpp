@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "capsa_fast/banting_env.hpp"
 #include "capsa_fast/banting_game.hpp"
 #include "convert.hpp"
 
@@ -182,7 +183,33 @@ void bind_banting_game(py::module_& m) {
         return py::make_tuple(h.move.seat,
                               h.move.is_pass ? py::object(py::none()) : py::cast(h.move.combo),
                               h.pass_reasonable);
-      }, py::arg("level"), "The level's move, never a pass while a play exists: (seat, combo, pass_reasonable).");
+      }, py::arg("level"), "The level's move, never a pass while a play exists: (seat, combo, pass_reasonable).")
+      .def("observe", [](const PyRound& s, int seat) {
+        s.check_seat(seat);
+        py::array_t<std::int8_t> obs(env::kObsSize);
+        py::array_t<bool> mask(env::kNumActions);
+        env::encode_observation(s.round, seat, obs.mutable_data());
+        static_assert(sizeof(bool) == 1, "numpy bool is one byte");
+        env::legal_action_mask(s.round, seat, reinterpret_cast<std::uint8_t*>(mask.mutable_data()));
+        return py::make_tuple(obs, mask);
+      }, py::arg("seat"), "(observation int8 [612], action mask bool [1665]) of what the seat sees.")
+      .def("apply_action", [](PyRound& s, long long action) {
+        // The seat to move plays an action index; False (nothing changed) when illegal.
+        if (action < 0 || action >= env::kNumActions) return false;
+        Combo play;
+        bool is_pass = false;
+        if (!env::decode_action(s.round, static_cast<int>(action), &play, &is_pass)) return false;
+        s.round.apply_legal(s.round.turn(), is_pass ? nullptr : &play);
+        return true;
+      }, py::arg("action"))
+      .def("legal_actions", [](const PyRound& s) {
+        std::vector<std::uint8_t> mask(env::kNumActions);
+        std::vector<std::int16_t> list;
+        if (!s.round.over()) env::legal_action_mask(s.round, s.round.turn(), mask.data(), &list);
+        std::vector<int> out(list.begin(), list.end());
+        std::sort(out.begin(), out.end());
+        return out;
+      }, "Legal action indices of the seat to move, ascending.");
 
   m.def("banting_shuffled_deck", [](std::uint64_t seed) {
     const auto deck = shuffled_deck(seed);

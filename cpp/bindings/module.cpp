@@ -8,6 +8,7 @@ void bind_cards(py::module_& m);
 void bind_poker(py::module_& m);
 void bind_banting(py::module_& m);
 void bind_banting_game(py::module_& m);
+void bind_banting_env(py::module_& m);
 void bind_susun(py::module_& m);
 }  // namespace capsa_fast::bindings
 
@@ -17,5 +18,6 @@ PYBIND11_MODULE(_core, m) {
   capsa_fast::bindings::bind_poker(m);
   capsa_fast::bindings::bind_banting(m);
   capsa_fast::bindings::bind_banting_game(m);
+  capsa_fast::bindings::bind_banting_env(m);
   capsa_fast::bindings::bind_susun(m);
 }

@@ -136,6 +136,7 @@ void Round::apply_legal(int seat, const Combo* play) {
     const CardMask m = play->mask();
     hands_[static_cast<std::size_t>(seat)] &= ~m;
     played_ |= m;
+    played_by_[static_cast<std::size_t>(seat)] |= m;
     table_ = *play;
     has_table_ = true;
     table_seat_ = seat;

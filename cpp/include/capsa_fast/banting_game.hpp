@@ -60,6 +60,8 @@ class Round {
   CardMask hand(int seat) const noexcept { return hands_[static_cast<std::size_t>(seat)]; }
   int count(int seat) const noexcept { return __builtin_popcountll(hand(seat)); }
   CardMask played() const noexcept { return played_; }  // every card played this round
+  // The cards `seat` has played this round.
+  CardMask played_by(int seat) const noexcept { return played_by_[static_cast<std::size_t>(seat)]; }
   const std::vector<Move>& history() const noexcept { return history_; }
 
   // Once over: the winner (first out, or the dragon), the cards each held when the first
@@ -112,6 +114,7 @@ class Round {
   bool first_play_ = false;
   int lowest_ = -1;
   CardMask played_ = 0;
+  std::array<CardMask, kMaxPlayers> played_by_{};
   bool record_ = true;
   std::vector<Move> history_;
   int winner_ = -1;

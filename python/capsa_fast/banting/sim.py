@@ -5,7 +5,9 @@
 
 prints each seat's win rate and mean score with 95% intervals and the rounds per second.
 Rounds are split into fixed chunks (``--chunk``) numbered from 0; round g is dealt from a
-seed derived from (``--seed``, g), so the results do not depend on ``--workers``. Under
+seed derived from (``--seed``, g), so the results do not depend on ``--workers``, nor on
+where the chunks run: ``--ray [ADDRESS]`` runs them as tasks on a Ray cluster (a local one
+without an address; see :mod:`capsa_fast._ray`) with the same results. Under
 ``first_lead=previous-winner`` each chunk is one match: its first round opens with the
 lowest card, the others with the previous winner.
 """
@@ -19,14 +21,13 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TextIO
 
 import numpy as np
 import numpy.typing as npt
 
-from .. import _core
+from .. import _core, _ray
 from .game import BOT_LEVELS
 from .rules import PRESETS, Rules, resolve
 
@@ -109,11 +110,14 @@ def simulate(
     workers: int = 1,
     chunk: int = 2000,
     progress: Callable[[int, int, float], None] | None = None,
+    ray: str | None = None,
 ) -> SimResult:
     """Play ``games`` rounds with one bot level per seat (2-4 seats).
 
     ``workers`` threads share the chunks (0: one per core); the C++ loop releases the GIL.
-    ``progress(done, total, seconds)`` is called after each chunk.
+    ``ray``: run the chunks as Ray tasks instead (``"local"`` or a cluster address; see
+    :mod:`capsa_fast._ray`); the results are the same. ``progress(done, total, seconds)``
+    is called after each chunk.
     """
     seats = tuple(seats)
     if not 2 <= len(seats) <= 4:
@@ -130,27 +134,32 @@ def simulate(
     workers = workers or (os.cpu_count() or 1)
     if workers < 1:
         raise ValueError(f"workers must be >= 1 (0 for one per core), got {workers}")
-    game_rules = resolve(rules).game_core
+    resolved = resolve(rules)
     players = len(seats)
-    scores = np.zeros((games, players), dtype=np.int32)
-    winners = np.zeros(games, dtype=np.int32)
-    starts = list(range(0, games, chunk))
-
-    def run(first: int) -> int:
-        count = min(chunk, games - first)
-        s, w = _core.banting_simulate(game_rules, players, list(seats), seed, first, count)
-        scores[first : first + count] = s
-        winners[first : first + count] = w
-        return count
-
+    # A chunk: (rules, seats, seed, first round, count); Ray tasks get the rules as a dict.
+    rules_arg: Any = resolved if ray is None else resolved.to_dict()
+    chunks = [
+        (rules_arg, seats, seed, first, min(chunk, games - first))
+        for first in range(0, games, chunk)
+    ]
     t0 = time.perf_counter()
-    done = 0
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for count in pool.map(run, starts):
-            done += count
-            if progress is not None:
-                progress(done, games, time.perf_counter() - t0)
+    parts = _ray.run_chunks(
+        _sim_chunk, chunks, ray_address=ray, threads=workers, progress=progress,
+        units=lambda c: c[4],
+    )
+    scores = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, players), np.int32)
+    winners = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int32)
     return SimResult(seats, scores, winners, time.perf_counter() - t0)
+
+
+def _sim_chunk(
+    chunk: tuple[Any, tuple[str, ...], int, int, int],
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """Rounds first .. first + count - 1 of a run: (scores [count, players], winners)."""
+    rules, seats, seed, first, count = chunk
+    game_rules = resolve(rules).game_core
+    scores, winners = _core.banting_simulate(game_rules, len(seats), list(seats), seed, first, count)
+    return np.asarray(scores), np.asarray(winners)
 
 
 class ProgressBar:
@@ -227,21 +236,40 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         help="override a setting, e.g. --set ending=last-standing (JSON values allowed)",
     )
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--workers", type=int, default=1, help="threads (0: one per core)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="threads (0: one per core; default 1); with --ray and no address, the CPUs of "
+        "the local Ray (default: all)",
+    )
     parser.add_argument("--chunk", type=int, default=2000, help="rounds per work unit")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const=_ray.LOCAL,
+        default=None,
+        metavar="ADDRESS",
+        help="run the chunks on Ray: a local instance (--workers CPUs) without an address, "
+        "else the cluster at ADDRESS (auto, HOST:6379, ray://HOST:10001)",
+    )
     args = parser.parse_args(argv)
     try:
         rules = Rules.preset(args.preset, **dict(args.overrides))
+        if args.ray is not None:
+            _ray.connect(args.ray, cpus=args.workers or None)
+        workers = 1 if args.workers is None else args.workers
         bar = ProgressBar(sys.stderr)
         result = simulate(
             args.games,
             [s.strip() for s in args.seats.split(",")],
             rules,
             seed=args.seed,
-            workers=args.workers,
+            workers=workers,
             chunk=args.chunk,
             progress=bar,
+            ray=args.ray,
         )
         bar.close()
     except ValueError as exc:

@@ -70,9 +70,14 @@ def row_values(rules: Rules) -> np.ndarray:
     return values
 
 
-def curves(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(win, tie, loss), each [3, NUM_KEYS] float32, for ``rules``."""
-    counts = load_counts(rules.suit_tiebreak)
+def curves(
+    rules: Rules, counts: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(win, tie, loss), each [3, NUM_KEYS] float32, for ``rules`` (from ``counts``, else
+    the shipped counts)."""
+    if counts is None:
+        counts = load_counts(rules.suit_tiebreak)
+    counts = np.asarray(counts, dtype=np.float64)
     totals = counts.sum(axis=1, keepdims=True)
     below = np.cumsum(counts, axis=1) - counts
     win = below / totals

@@ -10,16 +10,21 @@ It writes ``python/capsa_fast/susun/data/ev_tiebreak.npz`` (rows ordered with th
 tiebreak, baseline under ``capsa-susun``) and ``ev_plain.npz`` (without it, under
 ``classic``). The counts depend only on how opponents arrange, so they serve every rule
 set with the same tiebreak; the bonus values are applied when the model is loaded.
+
+``--ray [ADDRESS]`` counts chunks of ``--chunk`` hands as tasks on a Ray cluster (a local one
+without an address); the counts are sums, so they equal the single-machine run's.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from typing import Any
 
 import numpy as np
 
-from .. import _core
+from .. import _core, _ray
 from . import ev
 from .rules import Rules
 
@@ -31,8 +36,45 @@ def deal(tables: int, seed: int) -> np.ndarray:
     return decks.reshape(tables * 4, 13)
 
 
-def count_rows(hands: np.ndarray, rules: Rules, strategy: str, threads: int) -> np.ndarray:
-    model = ev.ev_model(rules) if strategy == "ev" else None
+def count_rows(
+    hands: np.ndarray,
+    rules: Rules,
+    strategy: str,
+    threads: int,
+    ray: str | None = None,
+    chunk: int = 50_000,
+    model_counts: np.ndarray | None = None,
+) -> np.ndarray:
+    """Row-key counts [3, NUM_KEYS] of ``hands`` arranged by ``strategy`` (``ev`` with the
+    model built from ``model_counts``, else the shipped one). ``ray``: chunks of ``chunk``
+    hands as Ray tasks (see :mod:`capsa_fast._ray`); the sum is the same."""
+    if ray is None:
+        return _count_chunk((hands, rules, strategy, threads, model_counts))
+    from ..banting.sim import ProgressBar
+
+    rules_dict = rules.to_dict()
+    chunks = [
+        (hands[i : i + chunk], rules_dict, strategy, 1, model_counts)
+        for i in range(0, len(hands), chunk)
+    ]
+    bar = ProgressBar(sys.stderr)
+    parts = _ray.run_chunks(
+        _count_chunk, chunks, ray_address=ray, progress=bar, units=lambda c: len(c[0])
+    )
+    bar.close()
+    return np.sum(parts, axis=0)
+
+
+def _count_chunk(chunk: tuple[np.ndarray, Any, str, int, np.ndarray | None]) -> np.ndarray:
+    hands, rules_arg, strategy, threads, model_counts = chunk
+    rules = rules_arg if isinstance(rules_arg, Rules) else Rules.from_dict(rules_arg)
+    model = None
+    if strategy == "ev":
+        if model_counts is None:
+            model = ev.ev_model(rules)
+        else:
+            win, tie, loss = ev.curves(rules, model_counts)
+            model = _core.SusunEvModel(win.tolist(), tie.tolist(), loss.tolist(), 3, rules.core)
     arranged, _ = _core.susun_arrange_batch(hands, rules.core, strategy, threads, model)
     keys, _, fouled, _ = _core.susun_row_keys_batch(arranged, rules.core)
     keys = np.asarray(keys)[~np.asarray(fouled)]
@@ -45,15 +87,33 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const=_ray.LOCAL,
+        default=None,
+        metavar="ADDRESS",
+        help="count chunks of hands on Ray: a local instance without an address, else the "
+        "cluster at ADDRESS (auto, HOST:6379, ray://HOST:10001)",
+    )
+    parser.add_argument("--chunk", type=int, default=50_000, help="hands per Ray task")
     args = parser.parse_args()
+    if args.chunk < 1:
+        parser.error("--chunk must be >= 1")
+    if args.ray is not None:
+        _ray.connect(args.ray)
     ev.DATA_DIR.mkdir(exist_ok=True)
     for tiebreak, preset in ((True, "capsa-susun"), (False, "classic")):
         rules = Rules.preset(preset)
         hands = deal(args.tables, args.seed)
         strategy = "percentile"
+        counts = None
         for it in range(args.iterations):
             t0 = time.perf_counter()
-            counts = count_rows(hands, rules, strategy, args.threads)
+            counts = count_rows(
+                hands, rules, strategy, args.threads, ray=args.ray, chunk=args.chunk,
+                model_counts=counts,
+            )
             np.savez_compressed(
                 ev.data_path(tiebreak),
                 counts=counts.astype(np.uint32),

@@ -1,0 +1,73 @@
+"""Argument handling shared by the environments: rules from ``preset`` and ``rules``, the
+seats' players, the worst score of a round."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..banting import BOT_LEVELS, Rules
+from ..banting.rules import resolve
+
+
+def make_rules(preset: str | None, rules: Any) -> Rules:
+    """``preset`` names the table, ``rules`` overrides settings (a dict) or is itself a rule
+    set (Rules, preset name, ``{"preset": ..., ...}``) when no preset is given."""
+    if preset is None:
+        return resolve(rules)
+    if not isinstance(preset, str):
+        raise ValueError(f"preset must be a preset name, got {preset!r}")
+    if rules is None:
+        return Rules.preset(preset)
+    if not isinstance(rules, Mapping):
+        raise ValueError(
+            "give rules as a dict of overrides when a preset is named "
+            f"(preset={preset!r}, rules={rules!r})"
+        )
+    overrides = dict(rules)
+    named = overrides.pop("preset", preset)
+    if named != preset:
+        raise ValueError(f"preset {preset!r} and rules['preset'] {named!r} disagree")
+    return Rules.preset(preset, **overrides)
+
+
+def check_players(players: Any) -> int:
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+    return players
+
+
+def seat_levels(opponents: Any, players: int) -> tuple[str | None, ...]:
+    """Per seat: None for a seat the caller plays, else a bot level. ``opponents``: None
+    (the caller plays every seat), a level (seat 0 is the caller's, the others that bot),
+    or one entry per seat."""
+    if opponents is None:
+        return (None,) * players
+    if isinstance(opponents, str):
+        levels: tuple[str | None, ...] = (None,) + (opponents,) * (players - 1)
+    elif isinstance(opponents, Sequence):
+        levels = tuple(opponents)
+        if len(levels) != players:
+            raise ValueError(
+                f"opponents: one entry per seat ({players}), None for the learner's seats; "
+                f"got {len(levels)}"
+            )
+    else:
+        raise ValueError(f"opponents must be None, a bot level or a list per seat, got {opponents!r}")
+    for level in levels:
+        if level is not None and level not in BOT_LEVELS:
+            raise ValueError(
+                f"opponents: unknown bot level {level!r} (known: {', '.join(BOT_LEVELS)})"
+            )
+    if all(level is not None for level in levels):
+        raise ValueError("opponents: at least one seat must be played by the learner (None)")
+    return levels
+
+
+def worst_score(rules: Rules, players: int) -> int:
+    """The most one seat can lose in a round under these rules (13 cards at the top tier)."""
+    multiplier = 0
+    for threshold, mult in rules.scoring:
+        if threshold <= 13:
+            multiplier = mult
+    return -13 * multiplier if players > 1 else 0

@@ -1,0 +1,180 @@
+"""Capsa Banting as a PettingZoo AEC environment (classic-games conventions).
+
+Agents ``player_0 .. player_{n-1}`` are the seats. Each observation is ``{"observation":
+int8 [612], "action_mask": int8 [1665]}`` (:mod:`capsa_fast.rl.encoding`); actions index
+:data:`capsa_fast.banting.ACTIONS` in the agent's sorted hand, and 1664 passes. The rewards
+are the round's points (zero-sum), given when it ends. ``env.unwrapped.game`` is the round
+being played, a :class:`capsa_fast.banting.Game`, so a harness can check each step against
+the rules engine.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..banting import Game, make_code
+from ._common import check_players, make_rules, worst_score
+from .encoding import NUM_ACTIONS, OBS_SIZE, PASS
+from .render import render_text
+
+RENDER_MODES = ("human", "ansi")
+
+
+class BantingAEC(AECEnv):  # type: ignore[misc]
+    """The raw environment; :func:`banting_env` wraps it as the classic games are."""
+
+    metadata = {  # noqa: RUF012 (PettingZoo reads it from the class)
+        "render_modes": list(RENDER_MODES),
+        "name": "capsa_banting_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        preset: str | None = None,
+        rules: Any = None,
+        players: int = 4,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.rules = make_rules(preset, rules)
+        self.players = check_players(players)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {render_mode!r}"
+            )
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=0, high=1, shape=(OBS_SIZE,), dtype=np.int8),
+                "action_mask": spaces.MultiBinary(NUM_ACTIONS),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.illegal_reward = worst_score(self.rules, players)
+        self._rng = np.random.default_rng()
+        self.game: Game | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        assert self.game is not None
+        obs, mask = self.game._r.observe(self._index[agent])
+        return {"observation": obs, "action_mask": mask.view(np.int8)}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a round. With ``seed`` a new match starts from that seed; without one, the
+        next round of the match is dealt (the previous winner opens under
+        ``first_lead=previous-winner`` once a round has ended)."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            self.game = None
+        code = make_code(self.players, int(self._rng.integers(0, 1 << 45)))
+        if self.game is not None and self.game.over:
+            self.game.next_round(code)
+        else:
+            self.game = Game(self.rules, self.players, code)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        if self.game.over:  # a dragon: the round ends at the deal
+            self._finish()
+            self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[self.game._r.winner]
+        else:
+            self.agent_selection = self.possible_agents[self.game._r.turn]
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.game is not None
+        r = self.game._r
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise ValueError(f"an action is an integer 0..{NUM_ACTIONS - 1}, got {action!r}")
+        if not r.apply_action(int(action)):
+            raise ValueError(
+                f"{agent}: action {action} is not legal now (see the action mask); "
+                "nothing was played"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        if r.over:
+            self._finish()
+        else:
+            self.rewards = {a: 0.0 for a in self.agents}
+            self.agent_selection = self.possible_agents[r.turn]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self) -> None:
+        assert self.game is not None
+        scores = self.game._r.scores
+        self.rewards = {a: float(scores[i]) for i, a in enumerate(self.possible_agents)}
+        self.terminations = {a: True for a in self.agents}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            from gymnasium.logger import warn
+
+            warn("render() called without a render_mode; pass render_mode='human' or 'ansi'")
+            return None
+        if self.game is None:
+            text = "(no round: call reset())"
+        else:
+            text = render_text(self.game)
+        if self.render_mode == "ansi":
+            return text
+        sys.stdout.write(text + "\n")
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def banting_env(
+    preset: str | None = None,
+    rules: Any = None,
+    players: int = 4,
+    render_mode: str | None = None,
+    illegal: str = "raise",
+) -> AECEnv:
+    """A Capsa Banting round as a PettingZoo AEC environment, wrapped as the classic games
+    are (out-of-bounds actions asserted, calls in the wrong order refused).
+
+    ``preset`` and ``rules``: the table (a preset name, and a dict of overrides or any rule
+    set capsa_fast accepts); every setting works. ``render_mode``: None, ``"human"``
+    (prints the position after each move) or ``"ansi"`` (``render()`` returns it).
+    ``illegal``: ``"raise"`` (an illegal action raises ValueError and changes nothing) or
+    ``"terminate"`` (PettingZoo's TerminateIllegalWrapper: the round ends, the offender
+    gets the worst score a round can give and the others 0).
+    """
+    env: AECEnv = BantingAEC(preset=preset, rules=rules, players=players, render_mode=render_mode)
+    if illegal == "terminate":
+        env = wrappers.TerminateIllegalWrapper(env, illegal_reward=env.illegal_reward)
+    elif illegal != "raise":
+        raise ValueError(f"illegal must be 'raise' or 'terminate', got {illegal!r}")
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    env = wrappers.OrderEnforcingWrapper(env)
+    return env
+
+
+__all__ = ["PASS", "BantingAEC", "banting_env"]

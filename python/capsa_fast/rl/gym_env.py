@@ -1,0 +1,177 @@
+"""Capsa Banting for Gymnasium: one seat against bots (``capsa_fast/Banting-v0``)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..banting import BOT_LEVELS, Game, make_code
+from ._common import check_players, make_rules, worst_score
+from .encoding import NUM_ACTIONS, OBS_SIZE
+from .render import render_text
+
+RENDER_MODES = ("human", "ansi")
+
+
+class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
+    """One Capsa Banting seat against bots; an episode is one round.
+
+    ``opponents``: a bot level for every other seat, or one level per other seat in seat
+    order after the learner's. ``seat``: the learner's seat, or None for a random seat each
+    round. Observations and actions as in :mod:`capsa_fast.rl.encoding` (the mask is
+    ``int8``). The reward is the learner's points when the round ends, 0 before. The bots
+    move between the learner's turns. ``illegal``: ``"penalty"`` (an illegal action ends
+    the round with the worst score a round can give and ``info["illegal"]``; generic agents
+    that sample the whole action space get a signal instead of an exception) or
+    ``"raise"`` (ValueError, nothing changes). A round that ends before the learner moves
+    (a dragon deal) is dealt again; ``info["skipped"]`` counts those since the reset.
+    ``env.unwrapped.game`` is the round, a :class:`capsa_fast.banting.Game`.
+    """
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
+
+    def __init__(
+        self,
+        preset: str | None = None,
+        rules: Any = None,
+        players: int = 4,
+        opponents: str | Sequence[str] = "standard",
+        seat: int | None = 0,
+        render_mode: str | None = None,
+        illegal: str = "penalty",
+    ) -> None:
+        self.rules = make_rules(preset, rules)
+        self.players = check_players(players)
+        if isinstance(opponents, str):
+            levels = [opponents] * (players - 1)
+        elif isinstance(opponents, Sequence):
+            levels = list(opponents)
+            if len(levels) != players - 1:
+                raise ValueError(
+                    f"opponents: one bot level per other seat ({players - 1}), got {len(levels)}"
+                )
+        else:
+            raise ValueError(f"opponents must be a bot level or a list of them, got {opponents!r}")
+        for level in levels:
+            if level not in BOT_LEVELS:
+                raise ValueError(
+                    f"opponents: unknown bot level {level!r} (known: {', '.join(BOT_LEVELS)})"
+                )
+        self.opponents = tuple(levels)
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
+        ):
+            raise ValueError(f"seat must be None or 0..{players - 1}, got {seat!r}")
+        self.fixed_seat = seat
+        self.seat = 0 if seat is None else seat
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {render_mode!r}"
+            )
+        self.render_mode = render_mode
+        if illegal not in ("penalty", "raise"):
+            raise ValueError(f"illegal must be 'penalty' or 'raise', got {illegal!r}")
+        self.illegal = illegal
+        self.illegal_reward = float(worst_score(self.rules, players))
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=0, high=1, shape=(OBS_SIZE,), dtype=np.int8),
+                "action_mask": spaces.MultiBinary(NUM_ACTIONS),
+            }
+        )
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.game: Game | None = None
+        self._skipped = 0
+
+    def _level(self, seat: int) -> str:
+        return self.opponents[(seat - self.seat - 1) % self.players]
+
+    def _bots(self) -> None:
+        """Bots move until the learner is to move or the round is over."""
+        assert self.game is not None
+        r = self.game._r
+        while not r.over and r.turn != self.seat:
+            r.bot_move(self._level(r.turn), True)
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        assert self.game is not None
+        obs, mask = self.game._r.observe(self.seat)
+        return {"observation": obs, "action_mask": mask.view(np.int8)}
+
+    def _deal(self) -> None:
+        code = make_code(self.players, int(self.np_random.integers(0, 1 << 45)))
+        if self.fixed_seat is None:
+            self.seat = int(self.np_random.integers(0, self.players))
+        if self.game is not None and self.game.over:
+            self.game.next_round(code)
+        else:
+            self.game = Game(self.rules, self.players, code)
+        self._bots()
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Deal a round (with ``seed``, the first of a new match; without, the next round of
+        the match, opened by the previous winner under ``first_lead=previous-winner``)."""
+        super().reset(seed=seed)
+        if seed is not None:
+            self.game = None
+        self._skipped = 0
+        self._deal()
+        assert self.game is not None
+        while self.game.over:
+            self._skipped += 1
+            self._deal()
+        return self._observe(), self._info()
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        assert self.game is not None
+        return {"seat": self.seat, "code": self.game.code, "skipped": self._skipped, **extra}
+
+    def step(
+        self, action: Any
+    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        if self.game is None:
+            raise ValueError("call reset() before step()")
+        r = self.game._r
+        if r.over:
+            raise ValueError("the round is over: call reset()")
+        legal = (
+            not isinstance(action, bool)
+            and isinstance(action, int | np.integer)
+            and r.apply_action(int(action))
+        )
+        if not legal:
+            if self.illegal == "raise":
+                raise ValueError(
+                    f"action {action!r} is not legal now (see the action mask); nothing was played"
+                )
+            return self._observe(), self.illegal_reward, True, False, self._info(illegal=True)
+        self._bots()
+        reward = 0.0
+        if r.over:
+            scores = r.scores
+            reward = float(scores[self.seat])
+            info = self._info(scores=list(scores))
+        else:
+            info = self._info()
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, bool(r.over), False, info
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "render() called without a render_mode; pass render_mode='human' or 'ansi'"
+            )
+            return None
+        text = "(no round: call reset())" if self.game is None else render_text(self.game)
+        if self.render_mode == "ansi":
+            return text
+        sys.stdout.write(text + "\n")
+        return None

@@ -1,0 +1,195 @@
+"""Many Capsa Banting rounds stepped in C++ in one call: :class:`BantingVecEnv`."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import _core
+from ..banting import BOT_LEVELS, Game, make_code
+from ._common import check_players, make_rules, seat_levels
+from .encoding import NUM_ACTIONS, OBS_SIZE
+
+Obs = dict[str, npt.NDArray[Any]]
+
+
+class BantingVecEnv:
+    """``n`` Capsa Banting rounds stepped together in C++ (numpy in, numpy out).
+
+    ``opponents``: None (the caller plays every seat: self-play), a bot level (seat 0 is
+    the caller's, the others are that bot), or one entry per seat (None for the caller's
+    seats, else a level of :data:`capsa_fast.banting.BOT_LEVELS`). Bot seats move inside
+    C++, so each step shows a seat the caller plays (``info["seat"]``).
+
+    :meth:`reset` and :meth:`step` return ``{"observation": int8 [n, 612], "action_mask":
+    bool [n, 1665]}`` (see :mod:`capsa_fast.rl.encoding`); :meth:`step` also returns the
+    rewards ``float32 [n, players]`` (each round's points, in the step that ended it, else
+    0), ``terminated`` ``bool [n]``, ``truncated`` (always False: a round always ends) and
+    the info. An environment whose round ends is dealt the next one in the same step (its
+    observation is the new round's); under ``first_lead=previous-winner`` each
+    environment's rounds form a match. The arrays are reused by the next call (pass
+    ``copy=True`` for fresh ones). The C++ loop runs on ``threads`` threads (default: one
+    per core) with the GIL released; results do not depend on the thread count.
+
+    A round that ends before any seat the caller plays has moved (a dragon deal) is not
+    shown: :attr:`skipped_rounds` counts those.
+    """
+
+    def __init__(
+        self,
+        n: int,
+        rules: Any = None,
+        *,
+        preset: str | None = None,
+        players: int = 4,
+        opponents: Any = None,
+        threads: int | None = None,
+        copy: bool = False,
+    ) -> None:
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 1 << 22:
+            raise ValueError(f"n must be 1..{1 << 22} environments, got {n!r}")
+        self.rules = make_rules(preset, rules)
+        self.players = check_players(players)
+        self.seats = seat_levels(opponents, players)
+        if threads is None:
+            threads = os.cpu_count() or 1
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
+            raise ValueError(f"threads must be 1..256, got {threads!r}")
+        self.n = n
+        self.threads = threads
+        self.copy = bool(copy)
+        kinds = [-1 if s is None else BOT_LEVELS.index(s) for s in self.seats]
+        self._core = _core.BantingVecEnvCore(self.rules.game_core, players, n, kinds, threads)
+        self._obs = np.zeros((n, OBS_SIZE), dtype=np.int8)
+        self._mask = np.zeros((n, NUM_ACTIONS), dtype=np.bool_)
+        self._seat = np.zeros(n, dtype=np.int8)
+        self._rewards = np.zeros((n, players), dtype=np.float32)
+        self._done = np.zeros(n, dtype=np.bool_)
+        self._truncated = np.zeros(n, dtype=np.bool_)
+        self._actions = np.zeros(n, dtype=np.int64)
+        self._started = False
+
+    @property
+    def learner_seats(self) -> tuple[int, ...]:
+        return tuple(s for s, level in enumerate(self.seats) if level is None)
+
+    def reset(self, seed: int | None = None) -> tuple[Obs, dict[str, Any]]:
+        """Deal every environment's first round. ``seed`` (0 .. 2**64 - 1) makes the run
+        repeatable: the deals, the bots' dice and :meth:`sample_actions`; None picks one."""
+        if seed is None:
+            seed = secrets.randbits(64)
+        if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+            raise ValueError(f"seed must be an integer, got {seed!r}")
+        if not 0 <= seed < 1 << 64:
+            raise ValueError(f"seed must be 0..2**64 - 1, got {seed}")
+        self._core.reset(int(seed), self._obs, self._mask.view(np.uint8), self._seat)
+        self._started = True
+        return self._observation(), {"seat": self._out(self._seat)}
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
+        """Play one action per environment (indices into the action mask). Every action is
+        checked before any is made: an illegal one raises ValueError naming the first such
+        environment, and nothing changes."""
+        if not self._started:
+            raise ValueError("call reset() before step()")
+        arr = np.asarray(actions)
+        if arr.shape != (self.n,):
+            raise ValueError(f"actions: expected shape ({self.n},), got {arr.shape}")
+        if arr.dtype.kind not in "iu":
+            raise ValueError(f"actions must be integers, got dtype {arr.dtype}")
+        if arr.dtype != np.int64:
+            if arr.dtype == np.uint64 and arr.size and int(arr.max()) >= 1 << 63:
+                raise ValueError("actions: an index is out of range")
+            arr = arr.astype(np.int64)
+        bad = self._core.step(
+            arr, self._obs, self._mask.view(np.uint8), self._rewards,
+            self._done.view(np.uint8), self._seat,
+        )
+        if bad >= 0:
+            a = int(arr[bad])
+            why = (
+                f"not an action (0..{NUM_ACTIONS - 1})"
+                if not 0 <= a < NUM_ACTIONS
+                else "not legal in that position (see the action mask)"
+            )
+            raise ValueError(f"actions[{bad}] = {a}: {why}; nothing was played")
+        return (
+            self._observation(),
+            self._out(self._rewards),
+            self._out(self._done),
+            self._out(self._truncated),
+            {"seat": self._out(self._seat)},
+        )
+
+    def sample_actions(self) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action per environment, drawn in C++ (from the same
+        set as the action mask; the dice are seeded by :meth:`reset`)."""
+        if not self._started:
+            raise ValueError("call reset() before sample_actions()")
+        self._core.sample_actions(self._actions)
+        return self._out(self._actions)
+
+    @property
+    def rounds_done(self) -> int:
+        """Rounds finished since the reset (skipped ones not included)."""
+        return int(self._core.rounds_done)
+
+    @property
+    def skipped_rounds(self) -> int:
+        """Rounds that ended before a seat the caller plays moved (dragon deals)."""
+        return int(self._core.skipped_rounds)
+
+    def code(self, i: int) -> str:
+        """The round code of environment ``i``'s current round (it deals the same hands
+        in :class:`capsa_fast.banting.Game`)."""
+        self._check_index(i)
+        return make_code(self.players, int(self._core.round_seed(i)))
+
+    def game(self, i: int) -> Game:
+        """Environment ``i``'s current round as a :class:`capsa_fast.banting.Game`, rebuilt
+        from its code and its moves so far: a copy to check a position against the rules
+        engine (moves made on it do not reach the environment)."""
+        self._check_index(i)
+        history = self._core.history(i)
+        code = self.code(i)
+        index = int(self._core.round_index(i))
+        if self.rules.first_lead == "previous-winner" and index > 0:
+            # the previous winner opened: the first mover, or the seat shown to move now
+            opener = history[0][0] if history else int(self._seat[i])
+            game = Game.resume(
+                self.rules,
+                self.players,
+                code,
+                round=index + 1,
+                totals=[0] * self.players,
+                previous_winner=opener,
+            )
+        else:
+            game = Game(self.rules, self.players, code)
+        for seat, combo in history:
+            game.move(seat, "pass" if combo is None else list(combo.cards))
+        return game
+
+    def _check_index(self, i: Any) -> None:
+        if isinstance(i, bool) or not isinstance(i, int | np.integer) or not 0 <= i < self.n:
+            raise ValueError(f"environment index must be 0..{self.n - 1}, got {i!r}")
+        if not self._started:
+            raise ValueError("call reset() first")
+
+    def _observation(self) -> Obs:
+        return {"observation": self._out(self._obs), "action_mask": self._out(self._mask)}
+
+    def _out(self, a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        return a.copy() if self.copy else a
+
+    def __repr__(self) -> str:
+        return (
+            f"BantingVecEnv(n={self.n}, preset={self.rules.preset_name!r}, "
+            f"players={self.players}, seats={list(self.seats)}, threads={self.threads})"
+        )

@@ -1,0 +1,263 @@
+"""The PettingZoo and Gymnasium environments: the libraries' own checks, and every step of
+random rounds checked against the rules engine (env.unwrapped.game), under every rule
+setting and table size."""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+import capsa_fast as cf
+from capsa_fast import banting, rl
+from capsa_fast.rl import NUM_ACTIONS, OBS_SIZE, PASS, BantingGymEnv, banting_env
+from tests.rl_helpers import RULE_SETS, check_observation
+
+
+@pytest.mark.parametrize("players", [4, 3, 2])
+def test_pettingzoo_api_test(players: int) -> None:
+    api_test(banting_env(players=players), num_cycles=400, verbose_progress=False)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS[4:7])
+def test_pettingzoo_api_test_rule_settings(rules: dict[str, Any]) -> None:
+    api_test(banting_env(rules=rules), num_cycles=200, verbose_progress=False)
+
+
+def test_pettingzoo_seed_test() -> None:
+    seed_test(banting_env, num_cycles=300)
+    seed_test(functools.partial(banting_env, preset="capsa-klasik", players=3), num_cycles=300)
+
+
+def random_rounds(env: Any, rounds: int, rng: random.Random, check: bool = True) -> list[list[float]]:
+    """Plays rounds with random legal actions, checking each observation against the game;
+    returns each round's rewards."""
+    results = []
+    game: banting.Game = env.unwrapped.game
+    for _ in range(rounds):
+        totals = {a: 0.0 for a in env.possible_agents}
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, _ = env.last()
+            totals[agent] += reward
+            if terminated or truncated:
+                env.step(None)
+                continue
+            game = env.unwrapped.game
+            seat = int(agent.split("_")[1])
+            assert game.turn == seat
+            if check:
+                check_observation(game, seat, obs["observation"], obs["action_mask"])
+                other = env.possible_agents[(seat + 1) % game.players]
+                assert not env.observe(other)["action_mask"].any()
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(rng.choice(list(legal))))
+        game = env.unwrapped.game
+        assert game.over
+        assert [totals[a] for a in env.possible_agents] == [float(s) for s in game.result.scores]
+        assert sum(totals.values()) == 0
+        results.append([totals[a] for a in env.possible_agents])
+        env.reset()
+    return results
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("players", [4, 3, 2])
+def test_every_step_matches_the_rules_engine(rules: dict[str, Any], players: int) -> None:
+    env = banting_env(rules=rules, players=players)
+    env.reset(seed=players * 101 + RULE_SETS.index(rules))
+    random_rounds(env, 4, random.Random(players))
+
+
+def test_preset_with_overrides_and_match_rounds() -> None:
+    env = banting_env(preset="taiwan", rules={"first_lead": "previous-winner"})
+    assert env.unwrapped.rules.first_lead == "previous-winner"
+    assert env.unwrapped.rules.preset_name == "taiwan"
+    env.reset(seed=5)
+    first = env.unwrapped.game
+    random_rounds(env, 1, random.Random(1), check=False)
+    # Without a seed the next round of the match is dealt: the previous winner opens.
+    game = env.unwrapped.game
+    assert game is first and game.round == 2
+    assert not game.first_play
+    with pytest.raises(ValueError, match="disagree"):
+        banting_env(preset="taiwan", rules={"preset": "pagat"})
+    with pytest.raises(ValueError, match="unknown preset"):
+        banting_env(preset="nowhere")
+    with pytest.raises(ValueError, match="players"):
+        banting_env(players=5)
+
+
+def test_illegal_action_raises_and_changes_nothing() -> None:
+    env = banting_env()
+    env.reset(seed=3)
+    agent = env.agent_selection
+    before = env.observe(agent)
+    illegal = int(np.flatnonzero(before["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(illegal)
+    assert env.agent_selection == agent
+    after = env.observe(agent)
+    assert np.array_equal(before["observation"], after["observation"])
+    assert np.array_equal(before["action_mask"], after["action_mask"])
+
+
+def test_illegal_action_can_terminate_instead() -> None:
+    env = banting_env(illegal="terminate")
+    env.reset(seed=3)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert all(env.terminations.values())
+    assert env.rewards[agent] == env.unwrapped.illegal_reward == -39
+    assert all(r == 0 for a, r in env.rewards.items() if a != agent)
+
+
+def dragon_seed() -> int:
+    """The first reset seed whose round deals a dragon (13 ranks in one hand; about one
+    deal in 2,400). The environment draws the code as below."""
+    for s in range(100_000):
+        code = banting.make_code(4, int(np.random.default_rng(s).integers(0, 1 << 45)))
+        if any(len({c // 4 for c in hand}) == 13 for hand in banting.deal(code)):
+            return s
+    raise AssertionError("no dragon in 100,000 deals")
+
+
+def test_dragon_deal_ends_at_the_reset() -> None:
+    env = banting_env()
+    env.reset(seed=dragon_seed())
+    game = env.unwrapped.game
+    assert game.over and game.result.dragon
+    assert all(env.terminations.values())
+    scores = game.result.scores
+    assert [env._cumulative_rewards[a] for a in env.possible_agents] == [float(s) for s in scores]
+    obs, reward, terminated, _, _ = env.last()
+    assert terminated and reward == scores[game.result.winner] > 0
+    for _ in env.possible_agents:
+        env.step(None)
+    assert env.agents == []
+    # The Gymnasium env deals again: the learner always gets to move.
+    genv = BantingGymEnv()
+    _, info = genv.reset(seed=dragon_seed())
+    assert not genv.game.over and info["skipped"] == 1
+
+
+def test_render_text() -> None:
+    env = banting_env(render_mode="ansi")
+    env.reset(seed=11)
+    text = env.render()
+    game = env.unwrapped.game
+    assert game.code in text
+    for seat in range(4):
+        assert " ".join(cf.format_cards(game.hand(seat))) in text
+    assert f"> player_{game.turn}" in text
+    with pytest.raises(ValueError, match="render_mode"):
+        banting_env(render_mode="rgb_array")
+
+
+def test_render_human_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    env = banting_env(render_mode="human")
+    env.reset(seed=2)
+    agent = env.agent_selection
+    env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+    assert "last moves: player_" in capsys.readouterr().out
+
+
+# Gymnasium -----------------------------------------------------------------------------
+
+
+def test_gymnasium_check_env() -> None:
+    check_env(BantingGymEnv())
+    check_env(BantingGymEnv(preset="capsa-klasik", players=3, opponents=["random", "expert"]))
+    check_env(BantingGymEnv(rules={"preset": "hong-kong", "ending": "last-standing"}, seat=None))
+
+
+def test_gymnasium_make_and_checked_episodes() -> None:
+    env = gymnasium.make(rl.GYM_ID, opponents="beginner", seat=2)
+    assert env.observation_space["observation"].shape == (OBS_SIZE,)
+    assert env.action_space.n == NUM_ACTIONS
+    rng = random.Random(4)
+    total = 0.0
+    for episode in range(6):
+        obs, info = env.reset(seed=episode)
+        game = env.unwrapped.game
+        assert info["seat"] == 2 and info["code"] == game.code
+        done = False
+        while not done:
+            assert game.turn == 2
+            check_observation(game, 2, obs["observation"], obs["action_mask"])
+            action = rng.choice(list(np.flatnonzero(obs["action_mask"])))
+            obs, reward, done, truncated, info = env.step(int(action))
+            assert not truncated
+        assert game.over
+        assert reward == game.result.scores[2] == info["scores"][2]
+        total += reward
+    env.close()
+
+
+def test_gymnasium_is_repeatable_and_seats_rotate() -> None:
+    def trajectory(seed: int) -> list[Any]:
+        env = BantingGymEnv(opponents="standard", seat=None)
+        obs, info = env.reset(seed=seed)
+        out = [info["code"], info["seat"]]
+        done = False
+        while not done:
+            action = int(np.flatnonzero(obs["action_mask"])[0])
+            obs, reward, done, _, _ = env.step(action)
+            out.append(obs["observation"].tobytes())
+        out.append(reward)
+        return out
+
+    assert trajectory(7) == trajectory(7)
+    assert trajectory(7) != trajectory(8)
+    seats = {BantingGymEnv(seat=None).reset(seed=s)[1]["seat"] for s in range(20)}
+    assert seats == {0, 1, 2, 3}
+
+
+def test_gymnasium_illegal_actions() -> None:
+    env = BantingGymEnv()
+    obs, _ = env.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(bad)
+    assert terminated and info["illegal"] and reward == -39
+    strict = BantingGymEnv(illegal="raise")
+    obs, _ = strict.reset(seed=1)
+    with pytest.raises(ValueError, match="not legal"):
+        strict.step(bad)
+    with pytest.raises(ValueError, match="not legal"):
+        strict.step(True)
+    # nothing changed: a legal action still plays
+    strict.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    with pytest.raises(ValueError, match="opponents"):
+        BantingGymEnv(opponents="grandmaster")
+    with pytest.raises(ValueError, match="one bot level per other seat"):
+        BantingGymEnv(opponents=["random"])
+    with pytest.raises(ValueError, match="seat"):
+        BantingGymEnv(seat=4)
+
+
+def test_action_helpers_round_trip() -> None:
+    game = banting.Game(code=banting.make_code(4, 77))
+    seat = game.turn
+    for combo in game.legal_plays(seat):
+        a = rl.action_of(game, seat, list(combo.cards))
+        assert sorted(rl.action_cards(game, seat, a)) == sorted(combo.cards)
+    assert rl.action_of(game, seat, "pass") == PASS
+    assert rl.action_cards(game, seat, PASS) is None
+    assert rl.legal_actions(game) == sorted(
+        rl.action_of(game, seat, list(c.cards)) for c in game.legal_plays(seat)
+    )
+    other = (seat + 1) % 4
+    with pytest.raises(ValueError, match="does not hold"):
+        rl.action_of(game, other, [game.hand(seat)[0]])
+    with pytest.raises(ValueError, match="action must be"):
+        rl.action_cards(game, seat, NUM_ACTIONS)
+    obs, mask = rl.observe(game, seat)
+    check_observation(game, seat, obs, mask)
+    with pytest.raises(ValueError, match="observation has"):
+        rl.describe(obs[:10])
