@@ -1,9 +1,10 @@
-"""Fixtures shared by the test files: the Flask app and its test client, and a run of a
-test on every batch loop of the poker evaluator."""
+"""Fixtures shared by the test files: the Flask app and its test client, a run of a
+test on every batch loop of the poker evaluator, and a local Ray of 2 CPUs."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 from pathlib import Path
 
 import capsa_fast
@@ -30,3 +31,16 @@ def each_batch_path(request: pytest.FixtureRequest) -> Iterator[str]:
     """Runs the test once per batch loop this CPU can run (portable reference first)."""
     with batch_path_set(request.param):
         yield request.param
+
+
+@pytest.fixture(scope="session")
+def local_ray() -> Iterator[Any]:
+    """A local Ray instance with 2 CPUs, started once for the session (by the first test
+    that asks for it) and always shut down at its end."""
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()

@@ -64,6 +64,7 @@ class BantingAEC(AECEnv):  # type: ignore[misc]
         self.illegal_reward = worst_score(self.rules, players)
         self._rng = np.random.default_rng()
         self.game: Game | None = None
+        self.skipped_rounds = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -79,27 +80,31 @@ class BantingAEC(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a round. With ``seed`` a new match starts from that seed; without one, the
         next round of the match is dealt (the previous winner opens under
-        ``first_lead=previous-winner`` once a round has ended)."""
+        ``first_lead=previous-winner`` once a round has ended). A dragon deal ends its round
+        before anyone moves, so it is dealt past (it stays in the match's totals) and
+        counted in ``skipped_rounds``: PettingZoo wants every agent live after a reset."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             self.game = None
-        code = make_code(self.players, int(self._rng.integers(0, 1 << 45)))
-        if self.game is not None and self.game.over:
-            self.game.next_round(code)
-        else:
-            self.game = Game(self.rules, self.players, code)
+        self.skipped_rounds = 0
+        self._deal()
+        while self.game.over:  # a dragon ends the round at the deal: nobody moves
+            self.skipped_rounds += 1
+            self._deal()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        if self.game.over:  # a dragon: the round ends at the deal
-            self._finish()
-            self._accumulate_rewards()
-            self.agent_selection = self.possible_agents[self.game._r.winner]
+        self.agent_selection = self.possible_agents[self.game._r.turn]
+
+    def _deal(self) -> None:
+        code = make_code(self.players, int(self._rng.integers(0, 1 << 45)))
+        if self.game is not None and self.game.over:
+            self.game.next_round(code)
         else:
-            self.agent_selection = self.possible_agents[self.game._r.turn]
+            self.game = Game(self.rules, self.players, code)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
