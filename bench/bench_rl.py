@@ -22,7 +22,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
 from capsa_fast.rl import BantingGymEnv, BantingVecEnv, banting_env
 
 REFERENCE_GAMES_PER_S = (27, 118)
@@ -40,7 +39,9 @@ def timed(fn: Callable[[], int], repeats: int) -> dict[str, float]:
     return {"steps_per_s": statistics.median(wall), "steps_per_cpu_s": statistics.median(cpu)}
 
 
-def vec_case(n: int, threads: int, opponents: Any, steps: int, numpy_sampling: bool) -> Callable[[], int]:
+def vec_case(
+    n: int, threads: int, opponents: Any, steps: int, numpy_sampling: bool
+) -> Callable[[], int]:
     env = BantingVecEnv(n, opponents=opponents, threads=threads)
     obs, _ = env.reset(seed=1)
     rng = np.random.default_rng(1)
@@ -54,7 +55,7 @@ def vec_case(n: int, threads: int, opponents: Any, steps: int, numpy_sampling: b
                 mask = obs["action_mask"]
                 counts = mask.sum(axis=1)
                 k = (rng.random(n) * counts).astype(np.int64)
-                rows, cols = np.nonzero(mask)
+                _rows, cols = np.nonzero(mask)
                 starts = np.r_[0, np.cumsum(counts)[:-1]]
                 actions = cols[starts + k]
             else:
@@ -127,9 +128,14 @@ def main() -> None:
 
     n = args.n
     for threads in (1, 2):
-        add(f"vec, self-play, C++ sampler, threads={threads}", vec_case(n, threads, None, 40, False))
+        add(
+            f"vec, self-play, C++ sampler, threads={threads}", vec_case(n, threads, None, 40, False)
+        )
     for threads in (1, 2):
-        add(f"vec, self-play, numpy sampler, threads={threads}", vec_case(n, threads, None, 40, True))
+        add(
+            f"vec, self-play, numpy sampler, threads={threads}",
+            vec_case(n, threads, None, 40, True),
+        )
     for level in ("beginner", "standard"):
         for threads in (1, 2):
             add(
@@ -143,13 +149,18 @@ def main() -> None:
     probe = vec_case(n, 2, None, 200, False)
     probe()
     steps_per_round = n * 200 / max(probe.rounds(), 1)  # type: ignore[attr-defined]
-    self_play = next(r for r in rows if r["case"].startswith("vec, self-play, C++ sampler, threads=2"))
+    self_play = next(
+        r for r in rows if r["case"].startswith("vec, self-play, C++ sampler, threads=2")
+    )
     rounds_per_s = self_play["steps_per_s"] / steps_per_round
     aec = next(r for r in rows if r["case"].startswith("PettingZoo"))
     summary = {
         "steps_per_round_self_play": steps_per_round,
         "vec_rounds_per_s": rounds_per_s,
-        "vec_vs_python_envs": [rounds_per_s / REFERENCE_GAMES_PER_S[1], rounds_per_s / REFERENCE_GAMES_PER_S[0]],
+        "vec_vs_python_envs": [
+            rounds_per_s / REFERENCE_GAMES_PER_S[1],
+            rounds_per_s / REFERENCE_GAMES_PER_S[0],
+        ],
         "aec_rounds_per_s": aec["steps_per_s"] / steps_per_round,
         "aec_vs_python_envs": [
             aec["steps_per_s"] / steps_per_round / REFERENCE_GAMES_PER_S[1],

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from capsa_fast import banting
 from capsa_fast.rl import OBS_LAYOUT, PASS, BantingVecEnv
 
@@ -129,10 +128,8 @@ def choose(
     w = np.exp(score - np.repeat(top, np.diff(np.r_[starts, len(env)])))
     total = np.add.reduceat(w, starts)
     p = w / np.repeat(total, np.diff(np.r_[starts, len(env)]))
-    if greedy:
-        keyed = score
-    else:
-        keyed = np.log(p) + rng.gumbel(size=len(p))  # Gumbel-max: a sample from p
+    # greedy: the best score; else Gumbel-max, a sample from p
+    keyed = score if greedy else np.log(p) + rng.gumbel(size=len(p))
     best = np.zeros(n, dtype=np.int64)
     order = np.lexsort((keyed, env))  # by env, then key ascending: the last of each is max
     last = np.r_[np.flatnonzero(env[order][1:] != env[order][:-1]), len(env) - 1]
@@ -202,7 +199,9 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     return {"theta": theta, "curve": curve, "rounds": rounds, "seconds": seconds}
 
 
-def plot(curve: list[tuple[int, float]], final: dict[str, float], opponent: str, path: Path) -> None:
+def plot(
+    curve: list[tuple[int, float]], final: dict[str, float], opponent: str, path: Path
+) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -213,8 +212,12 @@ def plot(curve: list[tuple[int, float]], final: dict[str, float], opponent: str,
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.plot(xs, ys, label="training (sampled actions), mean per window")
     ax.axhline(0.0, color="grey", linewidth=0.8)
-    ax.axhline(final["mean"], color="tab:green", linestyle="--",
-               label=f"final policy, greedy: {final['mean']:+.2f} per round")
+    ax.axhline(
+        final["mean"],
+        color="tab:green",
+        linestyle="--",
+        label=f"final policy, greedy: {final['mean']:+.2f} per round",
+    )
     ax.set_xlabel("rounds played")
     ax.set_ylabel(f"points per round vs 3 {opponent} bots")
     ax.set_title("Capsa Banting: a linear policy learning with BantingVecEnv")

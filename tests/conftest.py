@@ -4,8 +4,8 @@ test on every batch loop of the poker evaluator, and a local Ray of 2 CPUs."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import capsa_fast
 import pytest

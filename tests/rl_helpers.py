@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 import capsa_fast as cf
+import numpy as np
 from capsa_fast import banting
 from capsa_fast.rl import PASS, action_of, describe
 

@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 from capsa_fast import _ray
 from capsa_fast.banting import sim
 from capsa_fast.susun import Rules as SusunRules
@@ -51,7 +50,14 @@ def test_tournament_on_ray_equals_the_local_run(local_ray: Any) -> None:
     strategies = ["ev", "percentile", "naive"]
     seen: list[int] = []
     on_ray = tournament.play(
-        2000, 4, strategies, rules, seed=5, threads=1, ray="local", chunk=300,
+        2000,
+        4,
+        strategies,
+        rules,
+        seed=5,
+        threads=1,
+        ray="local",
+        chunk=300,
         progress=lambda d, t, s: seen.append(d),
     )
     local = tournament.play(2000, 4, strategies, rules, seed=5, threads=2)
@@ -80,7 +86,9 @@ def test_tournament_command_line_with_ray(
     local_ray: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     def run(*extra: str) -> list[str]:
-        tournament.main(["--tables", "1500", "--strategies", "percentile,naive", "--seed", "2", *extra])
+        tournament.main(
+            ["--tables", "1500", "--strategies", "percentile,naive", "--seed", "2", *extra]
+        )
         lines = capsys.readouterr().out.splitlines()
         return [line for line in lines[1:] if line.strip()]  # the first line has the time
 
@@ -89,16 +97,19 @@ def test_tournament_command_line_with_ray(
 
 def test_without_ray_the_message_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
-    with pytest.raises(ImportError, match=r'capsa_fast\[ray\]'):
+    with pytest.raises(ImportError, match=r"capsa_fast\[ray\]"):
         _ray.connect("local")
-    with pytest.raises(ImportError, match=r'capsa_fast\[ray\]'):
+    with pytest.raises(ImportError, match=r"capsa_fast\[ray\]"):
         sim.simulate(10, ray="local")
 
 
 def test_local_chunks_keep_their_order() -> None:
     done: list[int] = []
     out = _ray.run_chunks(
-        lambda c: c * c, list(range(10)), threads=3, progress=lambda d, t, s: done.append(d),
+        lambda c: c * c,
+        list(range(10)),
+        threads=3,
+        progress=lambda d, t, s: done.append(d),
         units=lambda c: 2,
     )
     assert out == [c * c for c in range(10)]

@@ -9,17 +9,16 @@ import random
 import warnings
 from typing import Any
 
+import capsa_fast as cf
 import gymnasium
 import numpy as np
 import pytest
+from capsa_fast import banting, rl
+from capsa_fast.rl import NUM_ACTIONS, OBS_SIZE, PASS, BantingGymEnv, banting_env
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-import capsa_fast as cf
-from capsa_fast import banting, rl
-from capsa_fast.rl import NUM_ACTIONS, OBS_SIZE, PASS, BantingGymEnv, banting_env
 from tests.rl_helpers import RULE_SETS, check_observation
-
 
 # api_test warns about dict observations unless the env is one of PettingZoo's own classic
 # games, which it exempts by name (chess_v6, connect_four_v3, texas_holdem_v4, ...): they
@@ -58,7 +57,9 @@ def test_pettingzoo_seed_test() -> None:
     seed_test(functools.partial(banting_env, preset="capsa-klasik", players=3), num_cycles=300)
 
 
-def random_rounds(env: Any, rounds: int, rng: random.Random, check: bool = True) -> list[list[float]]:
+def random_rounds(
+    env: Any, rounds: int, rng: random.Random, check: bool = True
+) -> list[list[float]]:
     """Plays rounds with random legal actions, checking each observation against the game;
     returns each round's rewards."""
     results = []

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 from capsa_fast import _core, banting
 from capsa_fast.rl import NUM_ACTIONS, OBS_SIZE, PASS, BantingVecEnv, action_cards, observe
+
 from tests.rl_helpers import RULE_SETS, check_observation
 
 
@@ -26,8 +26,12 @@ def run(env: BantingVecEnv, steps: int, seed: int) -> list[bytes]:
         assert np.all(rewards.sum(axis=1) == 0)
         assert np.all((np.abs(rewards).sum(axis=1) > 0) == terminated)
         trace += [
-            obs["observation"].tobytes(), obs["action_mask"].tobytes(), rewards.tobytes(),
-            terminated.tobytes(), info["seat"].tobytes(), actions.tobytes(),
+            obs["observation"].tobytes(),
+            obs["action_mask"].tobytes(),
+            rewards.tobytes(),
+            terminated.tobytes(),
+            info["seat"].tobytes(),
+            actions.tobytes(),
         ]
     return trace
 
@@ -170,7 +174,9 @@ def test_match_rounds_and_skipped_dragons() -> None:
         for i in np.flatnonzero(terminated)[:3]:
             game = env.game(int(i))
             assert not game.first_play and game.round > 1
-            check_observation(game, int(info["seat"][i]), obs["observation"][i], obs["action_mask"][i])
+            check_observation(
+                game, int(info["seat"][i]), obs["observation"][i], obs["action_mask"][i]
+            )
             later += 1
     assert later > 20
     n = 20_000

@@ -144,7 +144,11 @@ def simulate(
     ]
     t0 = time.perf_counter()
     parts = _ray.run_chunks(
-        _sim_chunk, chunks, ray_address=ray, threads=workers, progress=progress,
+        _sim_chunk,
+        chunks,
+        ray_address=ray,
+        threads=workers,
+        progress=progress,
         units=lambda c: c[4],
     )
     scores = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, players), np.int32)
@@ -158,7 +162,9 @@ def _sim_chunk(
     """Rounds first .. first + count - 1 of a run: (scores [count, players], winners)."""
     rules, seats, seed, first, count = chunk
     game_rules = resolve(rules).game_core
-    scores, winners = _core.banting_simulate(game_rules, len(seats), list(seats), seed, first, count)
+    scores, winners = _core.banting_simulate(
+        game_rules, len(seats), list(seats), seed, first, count
+    )
     return np.asarray(scores), np.asarray(winners)
 
 

@@ -53,7 +53,9 @@ def seat_levels(opponents: Any, players: int) -> tuple[str | None, ...]:
                 f"got {len(levels)}"
             )
     else:
-        raise ValueError(f"opponents must be None, a bot level or a list per seat, got {opponents!r}")
+        raise ValueError(
+            f"opponents must be None, a bot level or a list per seat, got {opponents!r}"
+        )
     for level in levels:
         if level is not None and level not in BOT_LEVELS:
             raise ValueError(

@@ -26,7 +26,7 @@ from .render import render_text
 RENDER_MODES = ("human", "ansi")
 
 
-class BantingAEC(AECEnv):  # type: ignore[misc]
+class BantingAEC(AECEnv):  # AECEnv is untyped (Any)
     """The raw environment; :func:`banting_env` wraps it as the classic games are."""
 
     metadata = {  # noqa: RUF012 (PettingZoo reads it from the class)
@@ -73,8 +73,8 @@ class BantingAEC(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        assert self.game is not None
-        obs, mask = self.game._r.observe(self._index[agent])
+        game = self._game()
+        obs, mask = game._r.observe(self._index[agent])
         return {"observation": obs, "action_mask": mask.view(np.int8)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -87,32 +87,41 @@ class BantingAEC(AECEnv):  # type: ignore[misc]
             self._rng = np.random.default_rng(seed)
             self.game = None
         self.skipped_rounds = 0
-        self._deal()
-        while self.game.over:  # a dragon ends the round at the deal: nobody moves
+        game = self._deal()
+        while game.over:  # a dragon ends the round at the deal: nobody moves
             self.skipped_rounds += 1
-            self._deal()
+            game = self._deal()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game._r.turn]
+        self.agent_selection = self._agent(game._r.turn)
 
-    def _deal(self) -> None:
+    def _deal(self) -> Game:
         code = make_code(self.players, int(self._rng.integers(0, 1 << 45)))
         if self.game is not None and self.game.over:
             self.game.next_round(code)
         else:
             self.game = Game(self.rules, self.players, code)
+        return self.game
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise ValueError("call reset() first")
+        return self.game
+
+    def _agent(self, seat: int | None) -> str:
+        assert seat is not None  # the round goes on
+        return self.possible_agents[seat]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.game is not None
-        r = self.game._r
+        r = self._game()._r
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
             raise ValueError(f"an action is an integer 0..{NUM_ACTIONS - 1}, got {action!r}")
         if not r.apply_action(int(action)):
@@ -125,14 +134,13 @@ class BantingAEC(AECEnv):  # type: ignore[misc]
             self._finish()
         else:
             self.rewards = {a: 0.0 for a in self.agents}
-            self.agent_selection = self.possible_agents[r.turn]
+            self.agent_selection = self._agent(r.turn)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def _finish(self) -> None:
-        assert self.game is not None
-        scores = self.game._r.scores
+        scores = self._game()._r.scores
         self.rewards = {a: float(scores[i]) for i, a in enumerate(self.possible_agents)}
         self.terminations = {a: True for a in self.agents}
 
@@ -142,10 +150,7 @@ class BantingAEC(AECEnv):  # type: ignore[misc]
 
             warn("render() called without a render_mode; pass render_mode='human' or 'ansi'")
             return None
-        if self.game is None:
-            text = "(no round: call reset())"
-        else:
-            text = render_text(self.game)
+        text = "(no round: call reset())" if self.game is None else render_text(self.game)
         if self.render_mode == "ansi":
             return text
         sys.stdout.write(text + "\n")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
@@ -78,7 +78,7 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             raise ValueError(f"illegal must be 'penalty' or 'raise', got {illegal!r}")
         self.illegal = illegal
         self.illegal_reward = float(worst_score(self.rules, players))
-        self.observation_space = spaces.Dict(
+        self.observation_space = cast(Any, spaces.Dict)(
             {
                 "observation": spaces.Box(low=0, high=1, shape=(OBS_SIZE,), dtype=np.int8),
                 "action_mask": spaces.MultiBinary(NUM_ACTIONS),
@@ -96,7 +96,7 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         assert self.game is not None
         r = self.game._r
         while not r.over and r.turn != self.seat:
-            r.bot_move(self._level(r.turn), True)
+            r.bot_move(self._level(r.turn or 0), True)
 
     def _observe(self) -> dict[str, np.ndarray]:
         assert self.game is not None
@@ -133,9 +133,7 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         assert self.game is not None
         return {"seat": self.seat, "code": self.game.code, "skipped": self._skipped, **extra}
 
-    def step(
-        self, action: Any
-    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self.game is None:
             raise ValueError("call reset() before step()")
         r = self.game._r

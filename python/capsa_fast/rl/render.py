@@ -9,16 +9,20 @@ from ..banting import Game
 def render_text(game: Game) -> str:
     """Every seat's cards (the one to move marked ``>``), the table, who passed and the last
     moves; the scores once the round is over."""
-    r = game._r
     lines = [f"Capsa Banting {game.code}, round {game.round}, {game.rules.preset_name}"]
     table = game.table
     state = []
     if table is None:
-        state.append("table: empty (a free lead)" if not game.first_play else
-                     "table: empty (the opening play must hold the lowest card)")
+        state.append(
+            "table: empty (a free lead)"
+            if not game.first_play
+            else "table: empty (the opening play must hold the lowest card)"
+        )
     else:
-        state.append(f"table: {table.label} [{' '.join(_core.format_cards(table.cards))}] "
-                     f"by player_{game.table_seat}")
+        state.append(
+            f"table: {table.label} [{' '.join(_core.format_cards(table.cards))}] "
+            f"by player_{game.table_seat}"
+        )
     if game.passed:
         state.append("passed: " + ", ".join(f"player_{s}" for s in game.passed))
     if game.twos_demoted:
@@ -32,8 +36,8 @@ def render_text(game: Game) -> str:
     moves = game.history[-4:]
     if moves:
         said = [
-            f"player_{m.seat} " + ("passed" if m.is_pass else
-                                   "played " + " ".join(_core.format_cards(m.cards)))
+            f"player_{m.seat} "
+            + ("passed" if m.is_pass else "played " + " ".join(_core.format_cards(m.cards)))
             for m in moves
         ]
         lines.append("last moves: " + "; ".join(said))

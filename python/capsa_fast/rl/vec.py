@@ -92,7 +92,9 @@ class BantingVecEnv:
 
     def step(
         self, actions: npt.ArrayLike
-    ) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
+    ) -> tuple[
+        Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+    ]:
         """Play one action per environment (indices into the action mask). Every action is
         checked before any is made: an illegal one raises ValueError naming the first such
         environment, and nothing changes."""
@@ -108,8 +110,12 @@ class BantingVecEnv:
                 raise ValueError("actions: an index is out of range")
             arr = arr.astype(np.int64)
         bad = self._core.step(
-            arr, self._obs, self._mask.view(np.uint8), self._rewards,
-            self._done.view(np.uint8), self._seat,
+            arr,
+            self._obs,
+            self._mask.view(np.uint8),
+            self._rewards,
+            self._done.view(np.uint8),
+            self._seat,
         )
         if bad >= 0:
             a = int(arr[bad])

@@ -111,7 +111,12 @@ def main() -> None:
         for it in range(args.iterations):
             t0 = time.perf_counter()
             counts = count_rows(
-                hands, rules, strategy, args.threads, ray=args.ray, chunk=args.chunk,
+                hands,
+                rules,
+                strategy,
+                args.threads,
+                ray=args.ray,
+                chunk=args.chunk,
                 model_counts=counts,
             )
             np.savez_compressed(

@@ -149,8 +149,15 @@ def main(argv: list[str] | None = None) -> None:
         _ray.connect(args.ray)
         progress = ProgressBar(sys.stderr)
     points, seats = play(
-        args.tables, args.players, strategies, rules, args.seed, args.threads,
-        ray=args.ray, chunk=args.chunk, progress=progress,
+        args.tables,
+        args.players,
+        strategies,
+        rules,
+        args.seed,
+        args.threads,
+        ray=args.ray,
+        chunk=args.chunk,
+        progress=progress,
     )
     if progress is not None:
         progress.close()
