@@ -125,6 +125,10 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     illegal = int(np.flatnonzero(before["action_mask"] == 0)[0])
     with pytest.raises(ValueError, match="not legal"):
         env.step(illegal)
+    with pytest.raises(ValueError, match=r"action must be 0\.\.1664, got 1665"):
+        env.step(NUM_ACTIONS)
+    with pytest.raises(ValueError, match="an action is an integer"):
+        env.step("pass")
     assert env.agent_selection == agent
     after = env.observe(agent)
     assert np.array_equal(before["observation"], after["observation"])

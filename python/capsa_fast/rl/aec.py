@@ -124,6 +124,8 @@ class BantingAEC(AECEnv):  # AECEnv is untyped (Any)
         r = self._game()._r
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
             raise ValueError(f"an action is an integer 0..{NUM_ACTIONS - 1}, got {action!r}")
+        if not 0 <= action < NUM_ACTIONS:
+            raise ValueError(f"action must be 0..{NUM_ACTIONS - 1}, got {action}")
         if not r.apply_action(int(action)):
             raise ValueError(
                 f"{agent}: action {action} is not legal now (see the action mask); "
@@ -168,7 +170,7 @@ def banting_env(
     illegal: str = "raise",
 ) -> AECEnv:
     """A Capsa Banting round as a PettingZoo AEC environment, wrapped as the classic games
-    are (out-of-bounds actions asserted, calls in the wrong order refused).
+    are (calls in the wrong order refused; an action out of range is a ValueError).
 
     ``preset`` and ``rules``: the table (a preset name, and a dict of overrides or any rule
     set capsa_fast accepts); every setting works. ``render_mode``: None, ``"human"``
@@ -182,9 +184,9 @@ def banting_env(
         env = wrappers.TerminateIllegalWrapper(env, illegal_reward=env.illegal_reward)
     elif illegal != "raise":
         raise ValueError(f"illegal must be 'raise' or 'terminate', got {illegal!r}")
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    env = wrappers.OrderEnforcingWrapper(env)
-    return env
+    # No AssertOutOfBoundsWrapper: the environment itself refuses an action out of range
+    # with a ValueError, and that wrapper halved the steps per second.
+    return wrappers.OrderEnforcingWrapper(env)
 
 
 __all__ = ["PASS", "BantingAEC", "banting_env"]
