@@ -1,0 +1,83 @@
+// The page's entry: preferences, the header (game switch, language, menu), and which game
+// is on screen. `/?code=…` opens a shared round of the game its code belongs to.
+
+import * as banting from "./banting/table.js";
+import { applySpeed } from "./shared/motion.js";
+import { copyRoundLink, openMenu, refreshChrome } from "./shared/shell.js";
+import { loadPrefs, savePrefs, store } from "./shared/store.js";
+import * as susun from "./susun/table.js";
+
+const GAMES = { banting, susun };
+const screen = document.getElementById("screen");
+
+/** The game a round code deals: 'S' + players + 9 characters is Susun, anything else
+ * Banting (seed 003's links; free code words deal Banting rounds). */
+function gameOfCode(code) {
+  return /^S[234][0-9A-Z]{9}$/i.test(code) ? "susun" : "banting";
+}
+
+function linkCode() {
+  const code = new URLSearchParams(location.search).get("code");
+  return code && /^[0-9A-Za-z_-]{1,32}$/.test(code) ? code.toUpperCase() : null;
+}
+
+async function show(game, options = {}) {
+  store.game = game;
+  savePrefs();
+  refreshChrome();
+  await GAMES[game].open(screen, options);
+}
+
+function wireHeader() {
+  for (const button of document.querySelectorAll('[data-action="game"]')) {
+    button.addEventListener("click", () => {
+      if (button.dataset.game !== store.game) show(button.dataset.game);
+    });
+  }
+  document.querySelector('[data-action="lang"]').addEventListener("click", () => {
+    store.lang = store.lang === "id" ? "en" : "id";
+    savePrefs();
+    refreshChrome();
+    GAMES[store.game].relabel();
+  });
+  const menuButton = document.querySelector('[data-action="menu"]');
+  const menu = document.getElementById("menu");
+  menuButton.addEventListener("click", () => openMenu(menu.hidden));
+  document.addEventListener("click", (event) => {
+    if (!menu.hidden && !menu.contains(event.target) && !menuButton.contains(event.target)) openMenu(false);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !menu.hidden) {
+      openMenu(false);
+      menuButton.focus();
+    }
+  });
+  document.querySelector('[data-action="speed"]').addEventListener("click", () => {
+    store.speed = store.speed === "fast" ? "normal" : "fast";
+    savePrefs();
+    applySpeed();
+    refreshChrome();
+  });
+  document.querySelector('[data-action="copy-link"]').addEventListener("click", async () => {
+    const message = await copyRoundLink();
+    if (message) GAMES[store.game].announce(message);
+  });
+  document.querySelector('[data-action="new-game"]').addEventListener("click", () => {
+    openMenu(false);
+    GAMES[store.game].newTable();
+  });
+}
+
+function boot() {
+  loadPrefs();
+  applySpeed();
+  wireHeader();
+  const code = linkCode();
+  if (code) {
+    show(gameOfCode(code), { code });
+  } else {
+    show(store.game);
+  }
+}
+
+boot();
