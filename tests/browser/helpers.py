@@ -89,7 +89,8 @@ return {
   code: text('[data-role="code"]'),
   buttons: Object.fromEntries(["start", "play", "pass", "hint", "next-round", "copy-link",
     "auto-arrange", "submit", "confirm-foul", "declare", "lang"].map((a) => [a, button(a)])),
-  result: [...document.querySelectorAll('[data-role="result"] [data-seat]')].filter(shown)
+  result: [...document.querySelectorAll('[data-role="result"] [data-seat][data-points]')]
+    .filter(shown)
     .map((e) => ({ seat: Number(e.dataset.seat), points: e.dataset.points ?? null,
                    money: e.dataset.money ?? null, text: e.textContent.trim() })),
 };
@@ -698,3 +699,125 @@ def info_numbers(info: str) -> tuple[int, int] | None:
 
 def same_cards(a: Sequence[str], b: Sequence[str]) -> bool:
     return sorted(a) == sorted(b)
+
+
+# A point of row `e` (offset from its middle) that a tap reaches and that is not one of the
+# row's cards: the row itself, its name or its empty places.
+_ROW_POINT_JS = r"""
+const e = arguments[0];
+const r = e.getBoundingClientRect();
+for (let fy = 0.05; fy < 1; fy += 0.15) {
+  for (let fx = 0.05; fx < 1; fx += 0.1) {
+    const x = r.left + r.width * fx, y = r.top + r.height * fy;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && e.contains(hit) && !hit.closest("[data-card]")) {
+      return [Math.round(x - (r.left + r.width / 2)), Math.round(y - (r.top + r.height / 2))];
+    }
+  }
+}
+return null;
+"""
+
+ROW_SIZES = {"top": 3, "middle": 5, "bottom": 5}
+
+
+class Susun:
+    """Capsa Susun on the page: start a table, arrange the rows by tapping cards then rows,
+    submit, and read the reveal, always against the server's view."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+
+    def view(self, lang: str = "id") -> dict[str, Any]:
+        return self.page.view("susun", lang)
+
+    def start(self, **settings: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        page = self.page
+        page.switch_game("susun")
+        page.wait_state("setup")
+        for name, value in settings.items():
+            page.choose(name, value)
+        page.press("start")
+        if page.wait_state("dealing", "playing", "round-over") == "dealing":
+            page.skip_animation()
+        page.wait_state("playing", "round-over")
+        return self.dealt()
+
+    def dealt(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Wait until the page shows the server's deal: the 13 cards to arrange."""
+        last: list[str] = []
+
+        def shown() -> tuple[dict[str, Any], dict[str, Any]] | None:
+            view = self.view()
+            snap = self.page.snapshot()
+            placed = [c for row in snap["rows"].values() for c in row["cards"]]
+            last[:] = [
+                f"state {snap['state']!r}, hand {snap['hand']}, rows {snap['rows']}; "
+                f"server hand {view['hand']}"
+            ]
+            ok = snap["state"] == "playing" and same_cards(snap["hand"] + placed, view["hand"])
+            return (view, snap) if ok and set(snap["rows"]) == set(ROW_SIZES) else None
+
+        return self.page.wait(shown, lambda: "the page to show the deal: " + "; ".join(last))
+
+    def row(self, name: str) -> WebElement:
+        return self.page.find(f'[data-row="{name}"]')
+
+    def tap_row(self, name: str) -> None:
+        """Tap the row (its name or an empty place, not one of its cards)."""
+        row = self.row(name)
+        point = self.page.js(_ROW_POINT_JS, row)
+        assert point is not None, f"nothing of the {name} row to tap"
+        ActionChains(self.page.driver).move_to_element_with_offset(
+            row, point[0], point[1]
+        ).click().perform()
+
+    def card(self, card: str) -> WebElement:
+        for element in self.page.driver.find_elements("css selector", f'[data-card="{card}"]'):
+            mine = self.page.js(
+                'return !arguments[0].closest(\'[data-role="result"],'
+                '[data-seat]:not([data-seat="0"])\')',
+                element,
+            )
+            if mine and element.is_displayed():
+                return element
+        raise AssertionError(f"{card} is not among the player's cards")
+
+    def place(self, cards: Sequence[str], row: str) -> dict[str, Any]:
+        """Tap each card (it is selected), then the row; wait until the row holds them."""
+        page = self.page
+        for card in cards:
+            element = self.card(card)
+            page.click(element)
+            page.wait(
+                lambda e=element: e.get_attribute("aria-pressed") == "true",
+                f"{card} selected (aria-pressed)",
+            )
+        self.tap_row(row)
+        return page.wait(
+            lambda: s if set(cards) <= set((s := page.snapshot())["rows"][row]["cards"]) else None,
+            lambda: (
+                f"the {row} row to hold {list(cards)}; it holds "
+                f"{page.snapshot()['rows'][row]['cards']}"
+            ),
+        )
+
+    def arrange(self, rows: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+        snap: dict[str, Any] = {}
+        for name in ("bottom", "middle", "top"):
+            snap = self.place(rows[name], name)
+        return snap
+
+    def revealed(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Wait for the reveal on the server and on the page; (view, snapshot)."""
+        page = self.page
+        view = page.wait(
+            lambda: v if (v := self.view())["revealed"] else None, "the table revealed"
+        )
+        page.wait_state("round-over")
+        n = view["players"]
+        snap = page.wait(
+            lambda: s if len((s := page.snapshot())["result"]) >= n else None,
+            lambda: f"{n} result lines; the page shows {page.snapshot()['result']}",
+        )
+        return view, snap
