@@ -42,31 +42,58 @@ def test_a_round_link_opens_the_same_page(api_client: FlaskClient) -> None:
 
 def test_every_module_is_preloaded_and_served(api_client: FlaskClient) -> None:
     html = api_client.get("/").get_data(as_text=True)
-    preloaded = set(re.findall(r'<link rel="modulepreload" href="/static/([^"]+)">', html))
+    version = web.asset_version()
+    preloaded = set(
+        re.findall(rf'<link rel="modulepreload" href="/static/{version}/([^"]+)">', html)
+    )
     assert preloaded == {path.relative_to(STATIC).as_posix() for path in MODULES}
-    assert '<script type="module" src="/static/main.js">' in html
+    assert f'<script type="module" src="/static/{version}/main.js">' in html
     for name in sorted(preloaded):
-        response = api_client.get(f"/static/{name}")
+        response = api_client.get(f"/static/{version}/{name}")
         response.close()  # a file response holds its file open until closed
         assert response.status_code == 200, name
         assert response.mimetype in ("text/javascript", "application/javascript"), name
         assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
-def test_static_files_revalidate(api_client: FlaskClient) -> None:
-    first = api_client.get("/static/app.css")
-    first.close()
-    assert first.status_code == 200
-    assert first.mimetype == "text/css"
-    assert first.headers["Cache-Control"] == "no-cache"
-    etag = first.headers["ETag"]
-    again = api_client.get("/static/app.css", headers={"If-None-Match": etag})
+def test_files_of_this_version_are_cached_for_good(api_client: FlaskClient) -> None:
+    version = web.asset_version()
+    assert re.fullmatch(r"[0-9a-f]{12}", version)
+    current = api_client.get(f"/static/{version}/app.css")
+    current.close()
+    assert current.status_code == 200
+    assert current.mimetype == "text/css"
+    assert current.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    # A page from before a change asks for an old version: it gets the file, uncached.
+    old = api_client.get("/static/000000000000/app.css")
+    old.close()
+    assert old.status_code == 200
+    assert old.headers["Cache-Control"] == "no-cache"
+    tag = current.headers["ETag"]
+    again = api_client.get(f"/static/{version}/app.css", headers={"If-None-Match": tag})
     again.close()
     assert again.status_code == 304
 
 
+def test_the_version_follows_the_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "a.js").write_text("export const a = 1;\n")
+    monkeypatch.setattr(web, "STATIC_DIR", tmp_path)
+    first = web.asset_version()
+    assert web.asset_version() == first
+    (tmp_path / "a.js").write_text("export const a = 22;\n")
+    assert web.asset_version() != first
+    assert web.modules() == ["a.js"]
+
+
 @pytest.mark.parametrize(
-    "path", ["/static/nope.js", "/static/../web.py", "/static/%2e%2e/web.py", "/static/"]
+    "path",
+    [
+        "/static/v/nope.js",
+        "/static/v/../web.py",
+        "/static/v/%2e%2e/web.py",
+        "/static/v/",
+        "/static/app.css",  # every file sits under a version
+    ],
 )
 def test_only_the_page_files_are_served(api_client: FlaskClient, path: str) -> None:
     assert_problem(api_client.get(path), 404)

@@ -22,6 +22,7 @@ function linkCode() {
 }
 
 async function show(game, options = {}) {
+  for (const [name, module] of Object.entries(GAMES)) if (name !== game) module.close();
   store.game = game;
   savePrefs();
   refreshChrome();
@@ -68,16 +69,15 @@ function wireHeader() {
   });
 }
 
-function boot() {
+async function boot() {
   loadPrefs();
   applySpeed();
   wireHeader();
   const code = linkCode();
-  if (code) {
-    show(gameOfCode(code), { code });
-  } else {
-    show(store.game);
-  }
+  await (code ? show(gameOfCode(code), { code }) : show(store.game));
+  // The first screen is drawn and answers input (a resumed game included): the moment
+  // "to interactive" is measured from (performance.getEntriesByName("capsa:ready")).
+  performance.mark("capsa:ready");
 }
 
 boot();

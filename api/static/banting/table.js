@@ -11,7 +11,7 @@ import { get, post, ApiError } from "../shared/api.js";
 import { cardBack, cardButton, cardFace } from "../shared/cards.js";
 import { flag, h, signed } from "../shared/dom.js";
 import { seatName, t } from "../shared/i18n.js";
-import { isAnimating, isSkipping, pause, sequence } from "../shared/motion.js";
+import { isAnimating, isSkipping, pause, sequence, skip } from "../shared/motion.js";
 import { liveLine, setRoundCode, setState } from "../shared/shell.js";
 import { clearSession, loadSession, saveSession, store } from "../shared/store.js";
 import { gameRequest, renderSetup } from "./setup.js";
@@ -68,6 +68,14 @@ export async function open(container, { code = null } = {}) {
   showSetup();
 }
 
+/** Another game takes the screen: stop drawing this one (a running animation ends and
+ * finds its table gone). The stored game stays, to be resumed. */
+export function close() {
+  skip();
+  state = null;
+  store.banting = null;
+}
+
 /** The menu's «Meja baru»: back to the rules, with the stored game resumable. */
 export function newTable() {
   showSetup();
@@ -80,6 +88,7 @@ export function announce(text) {
 
 /** The language changed: the words from the server (combo labels) are fetched again. */
 export async function relabel() {
+  skip();
   if (!state || !state.view) {
     if (document.body.dataset.state === "setup") showSetup(pendingCode ? t("linkNotice", { code: pendingCode }) : "");
     return;
@@ -142,8 +151,8 @@ async function resume(session) {
   store.banting = state;
   try {
     const view = await fetchView();
-    build();
     setView(view);
+    build();
     renderAll();
     setState(view.over ? "round-over" : "playing");
     updateVerdict();
@@ -409,6 +418,7 @@ async function playIn(view, { deal, from }) {
   });
   if (state !== mine) return;
   state.shown = null;
+  state.note = ""; // what happened on the way is over; the markers show where it led
   renderAll();
   setState(view.over ? "round-over" : "playing");
   updateVerdict();
@@ -428,6 +438,7 @@ async function animateDeal(view) {
     for (let seat = 0; seat < view.players && !isSkipping(); seat += 1) {
       shown.counts[seat] += 1;
       if (seat === view.seat) shown.hand = dealt.slice(0, i + 1);
+      if (!state) return;
       renderSeats();
       if (seat === view.seat) renderHand({ dealing: true });
       await pause(DEAL_STEP);
@@ -470,6 +481,7 @@ async function animateMoves(view, from) {
 }
 
 async function sweep(toSeat) {
+  if (!state || !state.els) return;
   const trick = state.els.trick;
   const pos = toSeat === state.view.seat ? "bottom" : POSITIONS[state.view.players][toSeat];
   trick.dataset.sweep = pos;
@@ -567,6 +579,7 @@ function renderAll() {
 }
 
 function renderRound() {
+  if (!state || !state.els) return;
   const { roundLine, codeLine } = state.els;
   const view = state.view;
   roundLine.textContent = t("round", { n: view.round });
@@ -578,6 +591,7 @@ function renderRound() {
 }
 
 function renderSeats() {
+  if (!state || !state.els) return;
   const view = state.view;
   const shown = presented();
   for (const [key, el] of Object.entries(state.els.seats)) {
@@ -603,6 +617,7 @@ function renderSeats() {
 }
 
 function renderTable() {
+  if (!state || !state.els) return;
   const view = state.view;
   const shown = presented();
   const { trick, trickLabel } = state.els;
@@ -626,6 +641,7 @@ function renderTable() {
 }
 
 function renderHand({ dealing = false } = {}) {
+  if (!state || !state.els) return;
   const container = state.els.hand;
   const cards = presented().hand;
   const existing = new Map([...container.children].map((el) => [el.dataset.card, el]));
@@ -656,6 +672,7 @@ function selectionText() {
 }
 
 function renderLines() {
+  if (!state || !state.els) return;
   const view = state.view;
   const { info, status } = state.els;
   // Info: what the selection is, then always «Sisa N · kalau selesai sekarang −X».
@@ -714,6 +731,7 @@ function renderActions() {
 }
 
 function renderResult() {
+  if (!state || !state.els) return;
   const view = state.view;
   const slot = state.els.result;
   if (!view.over || !view.result || state.shown) {

@@ -26,6 +26,7 @@ const id = {
   // common
   you: "Kamu",
   bot: "Komputer {n}",
+  botShort: "Komp. {n}",
   cards: "{n} kartu",
   round: "Ronde {n}",
   roundCode: "Kode ronde {code}",
@@ -152,7 +153,8 @@ const id = {
   confirmFoul: "Ya, kirim walau pao",
   cancelFoul: "Susun ulang",
   bonus: "barang +{n}",
-  arrangeHelp: "Ketuk kartu, lalu ketuk baris. Bawah ≥ Tengah ≥ Atas.",
+  arrangeHelp: "Ketuk kartu, lalu ketuk barisnya.",
+  rowRule: "Bawah ≥ Tengah ≥ Atas",
   selectFirst: "Pilih kartu dulu, lalu ketuk baris.",
   rowFull: "Baris {row} hanya muat {size} kartu.",
   allPlaced: "Semua kartu tersusun.",
@@ -211,6 +213,7 @@ const en = {
 
   you: "You",
   bot: "Computer {n}",
+  botShort: "Comp. {n}",
   cards: "{n} cards",
   round: "Round {n}",
   roundCode: "Round code {code}",
@@ -333,7 +336,8 @@ const en = {
   confirmFoul: "Yes, submit it fouled",
   cancelFoul: "Rearrange",
   bonus: "bonus +{n}",
-  arrangeHelp: "Tap a card, then a row. Bottom ≥ Middle ≥ Top.",
+  arrangeHelp: "Tap cards, then their row.",
+  rowRule: "Bottom ≥ Middle ≥ Top",
   selectFirst: "Choose cards first, then tap a row.",
   rowFull: "The {row} row holds only {size} cards.",
   allPlaced: "Every card is placed.",
@@ -393,7 +397,9 @@ export function translateStatic(root = document) {
   }
 }
 
-/** A seat's name: "Kamu" for the player's own seat, "Komputer N" for the others. */
-export function seatName(seat, mySeat = 0) {
-  return seat === mySeat ? t("you") : t("bot", { n: seat });
+/** A seat's name: "Kamu" for the player's own seat, "Komputer N" (or, where space is
+ * short, "Komp. N") for the others. */
+export function seatName(seat, mySeat = 0, { short = false } = {}) {
+  if (seat === mySeat) return t("you");
+  return t(short ? "botShort" : "bot", { n: seat });
 }

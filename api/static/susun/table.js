@@ -11,7 +11,7 @@ import { get, post, ApiError } from "../shared/api.js";
 import { cardBack, cardButton, cardFace } from "../shared/cards.js";
 import { flag, formatNumber, h, signed } from "../shared/dom.js";
 import { seatName, t } from "../shared/i18n.js";
-import { isAnimating, isSkipping, pause, sequence } from "../shared/motion.js";
+import { isAnimating, isSkipping, pause, sequence, skip } from "../shared/motion.js";
 import { liveLine, setRoundCode, setState } from "../shared/shell.js";
 import { clearSession, loadSession, saveSession, store } from "../shared/store.js";
 import { renderSetup, tableRequest } from "./setup.js";
@@ -68,6 +68,14 @@ export async function open(container, { code = null } = {}) {
   showSetup();
 }
 
+/** Another game takes the screen: stop this one's clocks and drawing. */
+export function close() {
+  skip();
+  stopClocks();
+  state = null;
+  store.susun = null;
+}
+
 export function newTable() {
   showSetup();
 }
@@ -77,6 +85,7 @@ export function announce(text) {
 }
 
 export async function relabel() {
+  skip();
   if (!state || !state.view) {
     if (document.body.dataset.state === "setup") showSetup(pendingCode ? t("linkNotice", { code: pendingCode }) : "");
     return;
@@ -197,11 +206,12 @@ async function dealIn(view) {
   setView(view);
   build();
   await sequence(async () => {
+    if (state !== mine) return;
     setState("dealing");
     state.dealing = [];
     renderAll();
     for (const card of view.hand) {
-      if (isSkipping()) break;
+      if (isSkipping() || state !== mine) break;
       state.dealing.push(card);
       renderTray({ dealing: true });
       renderSeats();
@@ -519,51 +529,47 @@ function scheduleClocks() {
 
 function build() {
   const view = state.view;
-  const opponents = [];
-  for (let seat = 0; seat < view.players; seat += 1) {
-    if (seat === view.seat) continue;
-    opponents.push(
-      h(
-        "div",
-        { class: "seat", dataset: { seat }, role: "group" },
-        h("span", { class: "seat-name" }, seatName(seat, view.seat)),
-        h("span", { class: "stack", "aria-hidden": "true" }, cardBack("mini")),
+  // Every seat as a chip in one line: the player first, then the computers.
+  const order = [view.seat, ...Array.from({ length: view.players }, (_, seat) => seat).filter((seat) => seat !== view.seat)];
+  const chips = order.map((seat) =>
+    h(
+      "div",
+      { class: `seat chip${seat === view.seat ? " self" : ""}`, dataset: { seat }, role: "group" },
+      h("span", { class: "seat-name" }, seatName(seat, view.seat, { short: true })),
+      h("span", { class: "seat-line" },
         h("span", { class: "seat-count" }),
         h("span", { class: "seat-total" }),
-      ),
-    );
-  }
-  const self = h(
-    "div",
-    { class: "seat self", dataset: { seat: view.seat }, role: "group" },
-    h("span", { class: "seat-name" }, seatName(view.seat, view.seat)),
-    h("span", { class: "seat-count" }),
-    h("span", { class: "seat-total" }),
+        h("span", { class: "seat-done", "aria-hidden": "true" }, "✓")),
+    ),
   );
   const rows = {};
   for (const row of ROWS) {
+    // The row's name is its button: tap it (or anywhere on the row) to put the selected
+    // cards there; keyboard users reach it with Tab.
     const place = h(
       "button",
-      { type: "button", class: "place", dataset: { place: row }, onclick: (event) => { event.stopPropagation(); tapRow(row); } },
-      t("placeIn", { row: t(`row_${row}`) }),
+      {
+        type: "button",
+        class: "place row-name",
+        dataset: { place: row },
+        "aria-label": t("placeIn", { row: t(`row_${row}`) }),
+        onclick: (event) => {
+          event.stopPropagation();
+          tapRow(row);
+        },
+      },
+      t(`row_${row}`),
     );
     rows[row] = h(
       "div",
-      {
-        class: `row row-${row}`,
-        dataset: { row, hand: "" },
-        role: "group",
-        "aria-label": t(`row_${row}`),
-        onclick: () => tapRow(row),
-      },
+      { class: `row row-${row}`, dataset: { row, hand: "" }, role: "group", "aria-label": t(`row_${row}`), onclick: () => tapRow(row) },
       h(
         "div",
         { class: "row-head" },
-        h("span", { class: "row-name" }, t(`row_${row}`)),
+        place,
         h("span", { class: "row-label" }),
         h("span", { class: "row-bonus" }),
         h("span", { class: "row-count" }),
-        place,
       ),
       h("div", { class: "row-cards", dataset: { size: SIZE[row] } }),
     );
@@ -602,10 +608,9 @@ function build() {
       "section",
       { class: `susun table players-${view.players}`, "aria-label": t("susun") },
       h("div", { class: "roundbar" }, roundLine, codeLine, timer),
-      h("div", { class: "opponents", role: "group", "aria-label": t("seatsLabel") }, opponents),
+      h("div", { class: "seatbar", role: "group", "aria-label": t("seatsLabel") }, chips),
       reveal,
       h("div", { class: "arranging" },
-        self,
         h("div", { class: "rows" }, ROWS.map((row) => rows[row])),
         info,
         status,
@@ -616,7 +621,7 @@ function build() {
       ),
     ),
   );
-  state.els = { opponents, self, rows, tray: trayEl, back, actions, confirm, specials, roundLine, codeLine, timer, info, status, reveal };
+  state.els = { chips, rows, tray: trayEl, back, actions, confirm, specials, roundLine, codeLine, timer, info, status, reveal };
 }
 
 // Drag and drop (a desktop mouse): drag a card (with the other selected cards, if it is
@@ -687,8 +692,7 @@ function renderTimer(seconds) {
 
 function renderSeats() {
   const view = state.view;
-  const seats = [...state.els.opponents, state.els.self];
-  for (const el of seats) {
+  for (const el of state.els.chips) {
     const seat = Number(el.dataset.seat);
     const count = seat === view.seat ? (state.dealing ? state.dealing.length : view.hand.length) : state.dealing ? state.dealing.length : 13;
     el.dataset.count = String(count);
@@ -735,7 +739,6 @@ function renderTray({ dealing = false } = {}) {
     return made;
   }));
   el.dataset.count = String(cards.length);
-  state.els.back.hidden = !arranging();
   renderCardsPressed();
 }
 
@@ -743,6 +746,8 @@ function renderCardsPressed() {
   for (const el of root.querySelectorAll(".susun .rows [data-card], .susun .tray [data-card]")) {
     if (el.tagName === "BUTTON") el.setAttribute("aria-pressed", state.selected.has(el.dataset.card) ? "true" : "false");
   }
+  // «Kembalikan ke tangan» is there when a selected card sits in a row.
+  state.els.back.hidden = !(arranging() && [...state.selected].some((card) => rowOf(card)));
 }
 
 function renderSpecials() {
@@ -778,7 +783,7 @@ function renderLines() {
     return;
   }
   const left = tray().length;
-  const parts = [left ? t("placedLeft", { n: left }) : t("allPlaced")];
+  const parts = [left ? t("placedLeft", { n: left }) : t("allPlaced"), t("rowRule")];
   if (checkFits()) {
     const bonus = Object.values(state.check.bonus || {}).reduce((a, b) => a + b, 0);
     if (bonus) parts.push(t("bonus", { n: bonus }));
@@ -878,6 +883,7 @@ function renderReveal() {
 
   const mark = (v) => (v > 0 ? "✓" : v < 0 ? "✗" : "=");
   const word = (v) => (v > 0 ? t("rowWon") : v < 0 ? t("rowLost") : t("rowTie"));
+  const short = (seat) => seatName(seat, me, { short: true });
   const duels = result.pairs.map((pair) => {
     const [a, b] = pair.players;
     const cells = ROWS.map((row) =>
@@ -885,15 +891,15 @@ function renderReveal() {
     );
     const notes = [];
     pair.players.forEach((seat, k) => {
-      if (pair.fouled[k]) notes.push(`${name(seat)}: ${t("pao")}`);
-      if (pair.special && pair.special[k]) notes.push(`${name(seat)}: ${t(`special_${pair.special[k]}`)}`);
-      if (sweptIn(pair, k)) notes.push(`${name(seat)}: ${t("tembus")} ${t("multiplier", { n: pair.multiplier[k] })}`);
-      if (pair.super && pair.super[k]) notes.push(`${name(seat)}: ${t("superMark")}`);
+      if (pair.fouled[k]) notes.push(`${short(seat)}: ${t("pao")}`);
+      if (pair.special && pair.special[k]) notes.push(`${short(seat)}: ${t(`special_${pair.special[k]}`)}`);
+      if (sweptIn(pair, k)) notes.push(`${short(seat)}: ${t("tembus")} ${t("multiplier", { n: pair.multiplier[k] })}`);
+      if (pair.super && pair.super[k]) notes.push(`${short(seat)}: ${t("superMark")}`);
     });
     return h(
       "tr",
       { dataset: { pair: `${a}-${b}` } },
-      h("th", { scope: "row" }, t("vs", { a: name(a), b: name(b) })),
+      h("th", { scope: "row" }, t("vs", { a: short(a), b: short(b) })),
       cells,
       h("td", { class: "pair-points" }, `${signed(pair.points[0])} / ${signed(pair.points[1])}`),
       h("td", { class: "pair-notes" }, notes.join(" · ")),
