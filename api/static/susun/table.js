@@ -9,7 +9,7 @@
 
 import { get, post, ApiError } from "../shared/api.js";
 import { cardBack, cardButton, cardFace } from "../shared/cards.js";
-import { flag, formatNumber, h, signed } from "../shared/dom.js";
+import { fill, flag, formatNumber, h, signed } from "../shared/dom.js";
 import { seatName, t } from "../shared/i18n.js";
 import { isAnimating, isSkipping, pause, sequence, skip } from "../shared/motion.js";
 import { liveLine, setRoundCode, setState } from "../shared/shell.js";
@@ -760,7 +760,8 @@ function renderSpecials() {
     return;
   }
   el.hidden = false;
-  el.replaceChildren(
+  fill(
+    el,
     h("p", {}, t("specialsOffer")),
     offered.map((special) =>
       h("button", { type: "button", class: "special", dataset: { action: "declare", special }, onclick: () => declare(special) },
