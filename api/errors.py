@@ -50,6 +50,7 @@ class ApiProblem(Exception):
         errors: list[FieldError] | None = None,
         headers: dict[str, str] | None = None,
         code: str | None = None,
+        rows: list[str] | None = None,
     ) -> None:
         super().__init__(detail)
         self.status = status
@@ -57,6 +58,7 @@ class ApiProblem(Exception):
         self.errors = errors
         self.headers = headers or {}
         self.code = code
+        self.rows = rows
 
 
 # Messages and field paths can echo what was sent (a setting's value, a bot seat's key): at
@@ -139,6 +141,7 @@ def problem_response(
     errors: list[FieldError] | None = None,
     headers: dict[str, str] | None = None,
     code: str | None = None,
+    rows: list[str] | None = None,
 ) -> Response:
     problem = Problem(
         type=ABOUT_BLANK,
@@ -147,6 +150,7 @@ def problem_response(
         detail=detail,
         errors=errors,
         code=code,
+        rows=rows,
     )
     response = Response(
         problem.model_dump_json(exclude_none=True), status=status, mimetype=PROBLEM_MIMETYPE
@@ -157,7 +161,7 @@ def problem_response(
 
 def api_problem_response(exc: ApiProblem) -> Response:
     return problem_response(
-        exc.status, exc.detail, errors=exc.errors, headers=exc.headers, code=exc.code
+        exc.status, exc.detail, errors=exc.errors, headers=exc.headers, code=exc.code, rows=exc.rows
     )
 
 

@@ -1,4 +1,7 @@
-"""Banting game sessions stored in SQLite: a match kept as data, rebuilt by replaying it.
+"""Game sessions stored in SQLite: a match kept as data, rebuilt by replaying it.
+
+Capsa Banting matches live in ``banting_games`` and Capsa Susun tables in ``susun_games``;
+both tables have the same columns and the store treats them alike (:class:`SessionRecord`).
 
 A stored match is what cannot be derived: the rule settings, the number of players, which
 seats are bots, the hashes of the human seats' tokens, and for each round its code and
@@ -30,7 +33,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, ClassVar, TypeVar, overload
 
 from capsa_fast import banting
 
@@ -39,7 +42,7 @@ GAME_ID_BYTES = 16
 TOKEN_BYTES = 32
 # How long a writer waits for another's transaction before SQLite reports "locked".
 BUSY_TIMEOUT_SECONDS = 10.0
-SCHEMA_VERSION = 2  # PRAGMA user_version; 2 added expires_at
+SCHEMA_VERSION = 3  # PRAGMA user_version; 2 added expires_at, 3 settings and susun_games
 # Defaults of how long games are kept after their last move (the app passes its settings).
 FINISHED_GAME_TTL = 24 * 60 * 60
 IDLE_GAME_TTL = 7 * 24 * 60 * 60
@@ -54,22 +57,26 @@ PASS = "pass"
 # A stored move: [seat, [card ids as played]] or [seat, "pass"].
 StoredMove = list[Any]
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS banting_games (
+_TABLE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS {table} (
     id TEXT PRIMARY KEY,
     version INTEGER NOT NULL,     -- +1 on every save; the optimistic-concurrency check
     players INTEGER NOT NULL,
     rules TEXT NOT NULL,          -- JSON: every setting, as Rules.from_dict reads it
-    bots TEXT NOT NULL,           -- JSON: {"1": "standard", ...}; other seats are human
-    token_hashes TEXT NOT NULL,   -- JSON: {"0": sha256 hex of the seat's token, ...}
-    rounds TEXT NOT NULL,         -- JSON: [{"code": ..., "moves": [StoredMove, ...]}, ...]
+    bots TEXT NOT NULL,           -- JSON: {{"1": "standard", ...}}; other seats are human
+    token_hashes TEXT NOT NULL,   -- JSON: {{"0": sha256 hex of the seat's token, ...}}
+    rounds TEXT NOT NULL,         -- JSON: each round's code and what happened in it
     created_at TEXT NOT NULL,     -- ISO 8601, UTC
     updated_at TEXT NOT NULL,
-    expires_at TEXT NOT NULL      -- ISO 8601, UTC: after this the game is gone (404)
+    expires_at TEXT NOT NULL,     -- ISO 8601, UTC: after this the game is gone (404)
+    settings TEXT NOT NULL DEFAULT '{{}}'  -- JSON: the game's other settings (Susun: stake)
 ) STRICT
 """
-_INDEX = "CREATE INDEX IF NOT EXISTS banting_games_expiry ON banting_games (expires_at)"
-_COLUMNS = "id, version, players, rules, bots, token_hashes, rounds, created_at, updated_at"
+_INDEX = "CREATE INDEX IF NOT EXISTS {table}_expiry ON {table} (expires_at)"
+_COLUMNS = (
+    "id, version, players, rules, bots, token_hashes, rounds, created_at, updated_at, settings"
+)
+TABLES = ("banting_games", "susun_games")
 
 
 class ReplayError(RuntimeError):
@@ -127,20 +134,24 @@ class RoundRecord:
 
 
 @dataclass
-class GameRecord:
-    """One stored match. ``version`` is the one it was loaded (or last saved) at."""
+class SessionRecord:
+    """What every stored match has; ``version`` is the one it was loaded (or last saved) at.
+    A subclass names its table and (de)serialises its rounds."""
+
+    TABLE: ClassVar[str]
 
     id: str
     players: int
     rules: dict[str, Any]
     bots: dict[int, str]
     token_hashes: dict[int, str]
-    rounds: list[RoundRecord]
+    rounds: list[Any]
     version: int = 1
     created_at: str = field(default_factory=now)
     updated_at: str = ""
     # Whether the current round is over: such a game expires sooner (FINISHED_GAME_TTL).
     round_over: bool = False
+    settings: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.updated_at:
@@ -164,9 +175,40 @@ class GameRecord:
                 found = seat
         return found
 
+    def rounds_json(self) -> str:
+        raise NotImplementedError
+
+    @classmethod
+    def rounds_from_json(cls, text: str) -> list[Any]:
+        raise NotImplementedError
+
+
+@dataclass
+class GameRecord(SessionRecord):
+    """One stored Capsa Banting match."""
+
+    TABLE: ClassVar[str] = "banting_games"
+    rounds: list[RoundRecord] = field(default_factory=list)
+
     def record(self, move: banting.Move) -> None:
         """Add a move just made in the current round."""
         self.rounds[-1].moves.append([move.seat, PASS if move.is_pass else list(move.cards)])
+
+    def rounds_json(self) -> str:
+        rounds = [
+            {"code": r.code, "moves": r.moves}
+            if r.winner is None
+            else {"code": r.code, "moves": r.moves, "winner": r.winner, "scores": r.scores}
+            for r in self.rounds
+        ]
+        return json.dumps(rounds, separators=(",", ":"))
+
+    @classmethod
+    def rounds_from_json(cls, text: str) -> list[Any]:
+        return [
+            RoundRecord(r["code"], r["moves"], r.get("winner"), r.get("scores"))
+            for r in json.loads(text)
+        ]
 
 
 def replay(record: GameRecord) -> banting.Game:
@@ -237,32 +279,68 @@ def _seat_keys(mapping: Mapping[int, str]) -> str:
     return json.dumps({str(seat): value for seat, value in sorted(mapping.items())})
 
 
-def _from_row(row: Sequence[Any]) -> GameRecord:
-    game_id, version, players, rules, bots, hashes, rounds, created_at, updated_at = row
-    return GameRecord(
+@dataclass
+class SusunRound:
+    """A Susun round: its code, when it was dealt (seconds since the epoch: the time limit
+    runs from then), what each seat put down so far (``susun.SeatRows`` as a dict), and once
+    revealed the points of each seat."""
+
+    code: str
+    dealt_at: float
+    placed: dict[int, dict[str, Any]] = field(default_factory=dict)
+    points: list[int] | None = None
+
+
+@dataclass
+class SusunRecord(SessionRecord):
+    """One stored Capsa Susun match; ``settings`` holds its ``stake`` and ``time_limit``."""
+
+    TABLE: ClassVar[str] = "susun_games"
+    rounds: list[SusunRound] = field(default_factory=list)
+
+    def rounds_json(self) -> str:
+        rounds = []
+        for r in self.rounds:
+            item: dict[str, Any] = {
+                "code": r.code,
+                "dealt_at": r.dealt_at,
+                "placed": {str(seat): rows for seat, rows in sorted(r.placed.items())},
+            }
+            if r.points is not None:
+                item["points"] = r.points
+            rounds.append(item)
+        return json.dumps(rounds, separators=(",", ":"))
+
+    @classmethod
+    def rounds_from_json(cls, text: str) -> list[Any]:
+        return [
+            SusunRound(
+                r["code"],
+                float(r["dealt_at"]),
+                {int(seat): rows for seat, rows in r["placed"].items()},
+                r.get("points"),
+            )
+            for r in json.loads(text)
+        ]
+
+
+R = TypeVar("R", bound=SessionRecord)
+
+
+def _from_row(kind: type[R], row: Sequence[Any]) -> R:
+    game_id, version, players, rules, bots, hashes, rounds, created_at, updated_at, settings = row
+    return kind(
         id=game_id,
         version=version,
         players=players,
         rules=json.loads(rules),
         bots={int(seat): level for seat, level in json.loads(bots).items()},
         token_hashes={int(seat): digest for seat, digest in json.loads(hashes).items()},
-        rounds=[
-            RoundRecord(r["code"], r["moves"], r.get("winner"), r.get("scores"))
-            for r in json.loads(rounds)
-        ],
+        rounds=kind.rounds_from_json(rounds),
         created_at=created_at,
         updated_at=updated_at,
+        settings=json.loads(settings),
     )
-
-
-def _rounds_json(record: GameRecord) -> str:
-    rounds = [
-        {"code": r.code, "moves": r.moves}
-        if r.winner is None
-        else {"code": r.code, "moves": r.moves, "winner": r.winner, "scores": r.scores}
-        for r in record.rounds
-    ]
-    return json.dumps(rounds, separators=(",", ":"))
 
 
 class GameStore:
@@ -318,23 +396,28 @@ class GameStore:
                         "ALTER TABLE banting_games ADD COLUMN expires_at TEXT NOT NULL DEFAULT ''"
                     )
                     conn.execute("UPDATE banting_games SET expires_at = ?", (now(self.idle_ttl),))
-                conn.execute(_SCHEMA)
-                conn.execute(_INDEX)
+                if version in (1, 2):
+                    conn.execute(
+                        "ALTER TABLE banting_games ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'"
+                    )
+                for table in TABLES:
+                    conn.execute(_TABLE_SCHEMA.format(table=table))
+                    conn.execute(_INDEX.format(table=table))
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 conn.execute("COMMIT")
             finally:
                 conn.close()
             self._ready = True
 
-    def _expires_at(self, record: GameRecord) -> str:
+    def _expires_at(self, record: SessionRecord) -> str:
         return now(self.finished_ttl if record.round_over else self.idle_ttl)
 
-    def create(self, record: GameRecord) -> None:
+    def create(self, record: SessionRecord) -> None:
         """Insert a new match (its id must be new)."""
         with self._connect() as conn:
             conn.execute(
-                f"INSERT INTO banting_games ({_COLUMNS}, expires_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO {record.TABLE} ({_COLUMNS}, expires_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     record.id,
                     record.version,
@@ -342,34 +425,40 @@ class GameStore:
                     json.dumps(record.rules),
                     _seat_keys(record.bots),
                     _seat_keys(record.token_hashes),
-                    _rounds_json(record),
+                    record.rounds_json(),
                     record.created_at,
                     record.updated_at,
+                    json.dumps(record.settings),
                     self._expires_at(record),
                 ),
             )
         self._purge_now_and_then()
 
-    def load(self, game_id: str) -> GameRecord | None:
-        """The match, or None when there is none by that id or it has expired."""
+    @overload
+    def load(self, game_id: str) -> GameRecord | None: ...
+    @overload
+    def load(self, game_id: str, kind: type[R]) -> R | None: ...
+    def load(self, game_id: str, kind: type[SessionRecord] = GameRecord) -> SessionRecord | None:
+        """The match (a Banting one unless ``kind`` says otherwise), or None when there is
+        none by that id or it has expired."""
         with self._connect() as conn:
             row = conn.execute(
-                f"SELECT {_COLUMNS} FROM banting_games WHERE id = ? AND expires_at > ?",
+                f"SELECT {_COLUMNS} FROM {kind.TABLE} WHERE id = ? AND expires_at > ?",
                 (game_id, now()),
             ).fetchone()
-        return None if row is None else _from_row(row)
+        return None if row is None else _from_row(kind, row)
 
-    def save(self, record: GameRecord) -> bool:
+    def save(self, record: SessionRecord) -> bool:
         """Write the match's rounds if the stored row is still at ``record.version``; then
         the version goes up by one (in the row and in ``record``) and the answer is True.
         False: someone else saved first, nothing was written and ``record`` is stale."""
         updated_at = now()
         with self._connect() as conn:
             saved = conn.execute(
-                "UPDATE banting_games SET rounds = ?, version = version + 1, updated_at = ?, "
+                f"UPDATE {record.TABLE} SET rounds = ?, version = version + 1, updated_at = ?, "
                 "expires_at = ? WHERE id = ? AND version = ?",
                 (
-                    _rounds_json(record),
+                    record.rounds_json(),
                     updated_at,
                     self._expires_at(record),
                     record.id,
@@ -385,10 +474,13 @@ class GameStore:
 
     def purge_expired(self) -> int:
         """Delete every expired game; returns how many."""
+        deleted = 0
         with self._connect() as conn:
-            return conn.execute(
-                "DELETE FROM banting_games WHERE expires_at <= ?", (now(),)
-            ).rowcount
+            for table in TABLES:
+                deleted += conn.execute(
+                    f"DELETE FROM {table} WHERE expires_at <= ?", (now(),)
+                ).rowcount
+        return deleted
 
     def _purge_now_and_then(self) -> None:
         clock = time.monotonic()
@@ -399,4 +491,5 @@ class GameStore:
     def check(self) -> None:
         """Raise (sqlite3.Error, OSError) unless the store can be opened and read."""
         with self._connect() as conn:
-            conn.execute("SELECT id FROM banting_games LIMIT 1").fetchall()
+            for table in TABLES:
+                conn.execute(f"SELECT id FROM {table} LIMIT 1").fetchall()

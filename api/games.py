@@ -1,42 +1,28 @@
 """Capsa Banting game sessions: create a match, view it from a seat, move, deal the next round.
 
 A match lives in SQLite (``api.game_store``) as its rules, seats and every move; each
-request rebuilds it by replaying, so any worker process can serve any game. A human seat is
-identified by its secret token (``Authorization: Bearer <token>``); bot seats move on the
-server right after a human's move, up to the next human turn or the end of the round.
-
-Checks run in this order: no bearer token 401, unknown game 404, a token that is none of
-this game's seats 403 (all before the body is read), then the body (415, 400, 422), then
-the version the request names (an If-Match without the view's current ETag 412, a body's
-``version`` that is not the game's 409 CONFLICT), a round code where the server picks the
-codes 403 CODE_NOT_ALLOWED, then the game itself (409 with a ``code``: the engine's
-rejection codes, NOT_YOUR_TURN, ROUND_OVER, ROUND_NOT_OVER, or CONFLICT when another
-request changed the game first).
-
-Round codes are secret while they matter (RULES.md 3.3): a code determines every hand, so in
-a game with two or more human seats the server picks every code and shows it only once its
-round is over. With one human seat against bots the player may choose the code and sees it
-all along (seed 003, «Salin link ronde»).
+request rebuilds it by replaying, so any worker process can serve any game. Bot seats move
+on the server right after a human's move, up to the next human turn or the end of the round.
+Tokens, the order of the checks, versions and round-code secrecy are shared with the Susun
+sessions: see ``api.sessions``. The game's own refusals are 409 with a ``code``: the
+engine's rejection codes, NOT_YOUR_TURN, ROUND_OVER, ROUND_NOT_OVER, or CONFLICT when
+another request changed the game first.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import sqlite3
-from dataclasses import dataclass
 from typing import Any
 
 from capsa_fast import banting, format_cards
-from flask import Flask, Response, after_this_request, current_app, g, request, url_for
+from flask import Response, after_this_request, url_for
 
+from api import sessions
 from api.banting_schemas import DECK_SIZE, PASS, ScoreLine
 from api.cards import card_ids
 from api.common import engine, read_rules, refuse
-from api.errors import ApiProblem, FieldErrors, api_problem_response
+from api.errors import ApiProblem, FieldErrors
 from api.game_store import (
     GameRecord,
-    GameStore,
     RoundRecord,
     codes_secret,
     finish_round,
@@ -62,156 +48,31 @@ from api.games_schemas import (
 )
 from api.language import message_language
 from api.routing import ModelBlueprint
+from api.sessions import (
+    CHANGE_PROBLEMS,
+    ETAG_HEADER,
+    GAME_PROBLEMS,
+    IF_MATCH_HEADER,
+    check_versions,
+    current_store,
+    refuse_code,
+    save,
+    seat_keys,
+    seat_routes,
+    seated,
+    tag_response,
+)
 
 bp = ModelBlueprint("banting_games", __name__, url_prefix="/v1/banting/games", tag="banting-games")
 
-_STORE_KEY = "capsa_fast_api.game_store"
-# Statuses the routes of one game answer besides those of a body.
-_GAME_PROBLEMS = (401, 403, 404, 503)
-# ... and those that change it: a refused move or round, a stale If-Match.
-_CHANGE_PROBLEMS = (*_GAME_PROBLEMS, 409, 412)
-CONFLICT_DETAIL = "The game changed while your move was being made; fetch it and try again."
-CODE_NOT_ALLOWED_DETAIL = (
-    "A game with two or more human seats is dealt from codes the server picks: a seat that "
-    "knew a round's code would know every hand. Leave 'code' out."
-)
 HAND_SIZE = 13
-# A view's ETag: this many hex digits of a SHA-256 (the tag only has to differ between views).
-ETAG_HEX_DIGITS = 20
-_ETAG_HEADER = {
-    "ETag": {
-        "description": (
-            "The tag of this seat's view at this version of the game; send it back as "
-            "If-Match with a move or a next round."
-        ),
-        "schema": {"type": "string"},
-    }
-}
-_IF_MATCH_HEADER = {
-    "name": "If-Match",
-    "required": False,
-    "description": (
-        "The ETag of the view this request was made from (or a list of tags, or '*'). When "
-        "the game has moved on since, the request is refused with 412 VERSION_MISMATCH and "
-        "changes nothing. Omitted: not checked."
-    ),
-    "schema": {"type": "string"},
-}
-
-
-def store(app: Flask) -> GameStore:
-    """The app's session store, as its GAMES_DB, FINISHED_GAME_TTL and IDLE_GAME_TTL say."""
-    config = app.config
-    path = os.fspath(config["GAMES_DB"])
-    ttls = (float(config["FINISHED_GAME_TTL"]), float(config["IDLE_GAME_TTL"]))
-    found: GameStore | None = app.extensions.get(_STORE_KEY)
-    if found is None or found.path != path or (found.finished_ttl, found.idle_ttl) != ttls:
-        found = GameStore(path, finished_ttl=ttls[0], idle_ttl=ttls[1])
-        app.extensions[_STORE_KEY] = found
-    return found
-
-
-def _store() -> GameStore:
-    return store(current_app)
-
-
-def store_unavailable(exc: Exception) -> ApiProblem:
-    """The 503 for a store locked past its busy timeout or unreadable (each write is one
-    transaction, so nothing was changed); the cause goes to the log only."""
-    current_app.logger.error("Game session store failed on %s: %r", request.path, exc)
-    return ApiProblem(
-        503,
-        "The game session store is busy or unavailable; nothing was changed. Try again.",
-        headers={"Retry-After": "1"},
-        code="SESSION_STORE_UNAVAILABLE",
-    )
-
-
-@bp.errorhandler(sqlite3.Error)
-def _store_failed(exc: sqlite3.Error) -> Response:
-    return api_problem_response(store_unavailable(exc))
-
-
-# --- authentication -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Seated:
-    """The match a request is about, as loaded, and the seat its token belongs to."""
-
-    record: GameRecord
-    seat: int
-
-
-def _bearer_token() -> str:
-    auth = request.authorization
-    if auth is None or auth.type.lower() != "bearer" or not auth.token:
-        if auth is None:
-            got = "no Authorization header"
-        elif auth.type.lower() != "bearer":
-            got = f"the {auth.type!r} scheme"
-        else:
-            got = "no token"
-        raise ApiProblem(
-            401,
-            f"This route needs a seat's token as 'Authorization: Bearer <token>'; got {got}.",
-            headers={"WWW-Authenticate": 'Bearer realm="capsa_fast"'},
-        )
-    return auth.token
-
-
-@bp.before_request
-def _authenticate() -> None:
-    """For the routes of one game: 401, 404 or 403 before the body is even read."""
-    game_id = (request.view_args or {}).get("game_id")
-    if game_id is None:
-        return
-    token = _bearer_token()
-    record = _store().load(game_id)
-    if record is None:
-        raise ApiProblem(404, "There is no game with this id.")
-    seat = record.seat_of(token)
-    if seat is None:
-        raise ApiProblem(403, "This token belongs to no seat of this game.")
-    g.seated = Seated(record, seat)
-
-
-def _seated() -> Seated:
-    seated: Seated = g.seated
-    return seated
-
-
-def _check_versions(seated: Seated, version: int | None) -> None:
-    """A move or next round goes ahead only at the version of the game it names, if it names
-    one: as If-Match, one of whose tags must be the current ETag of the seat's view (strong
-    comparison, RFC 9110 13.1.1) or '*' (412 otherwise), or as the body's ``version`` (409
-    CONFLICT otherwise)."""
-    record = seated.record
-    if "If-Match" in request.headers:
-        tags = request.if_match
-        # The seat's view in any language tags the same version of the game.
-        current = (view_etag(record, seated.seat, lang) for lang in banting.LANGUAGES)
-        if not (tags.star_tag or any(tags.contains(tag) for tag in current)):
-            raise ApiProblem(
-                412,
-                "If-Match names no current view of this seat: the game has moved on since (it "
-                f"is at version {record.version} now). Nothing was changed; fetch it and try "
-                "again.",
-                code="VERSION_MISMATCH",
-            )
-    if version is not None and version != record.version:
-        raise ApiProblem(
-            409,
-            f"This request is for version {version} of the game, which is at version "
-            f"{record.version} now; nothing was changed. Fetch it and try again.",
-            code="CONFLICT",
-        )
-
-
-def _refuse_code(record: GameRecord) -> None:
-    """403 when the server picks this game's round codes (two or more human seats)."""
-    if record.codes_secret:
-        raise ApiProblem(403, CODE_NOT_ALLOWED_DETAIL, code="CODE_NOT_ALLOWED")
+seat_routes(bp, GameRecord)
+# Names other modules and tests read here.
+store = sessions.store
+store_unavailable = sessions.store_unavailable
+view_etag = sessions.view_etag
+CONFLICT_DETAIL = sessions.CONFLICT_DETAIL
+CODE_NOT_ALLOWED_DETAIL = sessions.CODE_NOT_ALLOWED_DETAIL
 
 
 # --- views --------------------------------------------------------------------------------
@@ -225,20 +86,8 @@ def _move_fields(combo: Any, language: str) -> dict[str, Any]:
     return {"play": format_cards(list(combo.cards)), "kind": combo.kind, "label": label}
 
 
-def _seat_keys(mapping: dict[int, str]) -> dict[str, str]:
-    return {str(seat): value for seat, value in sorted(mapping.items())}
-
-
 def _rules(game: banting.Game) -> GameRules:
     return GameRules(**game.rules.to_dict())
-
-
-def view_etag(record: GameRecord, seat: int, language: str) -> str:
-    """The (strong, unquoted) entity tag of ``seat``'s view of the game at its version: a
-    seat's view is a function of the game, its version, the seat and the language of its
-    labels (Accept-Language)."""
-    text = f"{record.id}:{record.version}:{seat}:{language}".encode()
-    return hashlib.sha256(text).hexdigest()[:ETAG_HEX_DIGITS]
 
 
 def scored_cards(game: banting.Game) -> list[int]:
@@ -325,7 +174,7 @@ def view(record: GameRecord, game: banting.Game, seat: int, language: str) -> Ga
         over=over,
         result=result,
         humans=record.humans,
-        bots=_seat_keys(record.bots),
+        bots=seat_keys(record.bots),
         rules=_rules(game),
         created_at=record.created_at,
         updated_at=record.updated_at,
@@ -334,20 +183,13 @@ def view(record: GameRecord, game: banting.Game, seat: int, language: str) -> Ga
 
 def _answer(record: GameRecord, game: banting.Game, seat: int, language: str) -> GameView:
     """The seat's view as a route's answer, with the view's ETag."""
-    tag = view_etag(record, seat, language)
-
-    @after_this_request
-    def add_etag(response: Response) -> Response:
-        response.set_etag(tag)
-        return response
-
+    tag_response(record, seat, language)
     return view(record, game, seat, language)
 
 
 def _save(record: GameRecord, game: banting.Game) -> None:
     record.round_over = game.over
-    if not _store().save(record):
-        raise ApiProblem(409, CONFLICT_DETAIL, code="CONFLICT")
+    save(record)
 
 
 # --- routes -------------------------------------------------------------------------------
@@ -419,7 +261,7 @@ def create_game(body: CreateGameRequest) -> GameCreated:
     )
     play_bots(record, game)
     record.round_over = game.over
-    _store().create(record)
+    current_store().create(record)
 
     location = url_for(".game", game_id=record.id)
 
@@ -434,7 +276,7 @@ def create_game(body: CreateGameRequest) -> GameCreated:
         players=players,
         round=1,
         humans=humans,
-        bots=_seat_keys(bots),
+        bots=seat_keys(bots),
         tokens={str(seat): token for seat, token in tokens.items()},
         rules=_rules(game),
     )
@@ -444,9 +286,9 @@ def create_game(body: CreateGameRequest) -> GameCreated:
     "/<game_id>",
     response_model=GameView,
     summary="A seat's view of a match",
-    problems=_GAME_PROBLEMS,
+    problems=GAME_PROBLEMS,
     bearer_auth=True,
-    response_headers=_ETAG_HEADER,
+    response_headers=ETAG_HEADER,
 )
 def game(game_id: str) -> GameView:
     """The match as the token's seat sees it: its own hand, every seat's card count and who
@@ -459,8 +301,8 @@ def game(game_id: str) -> GameView:
     The ETag header tags this view (the game's version, for this seat); send it back as
     If-Match with a move or a next round so that a retried request is never applied twice.
     """
-    seated = _seated()
-    return _answer(seated.record, replay(seated.record), seated.seat, message_language())
+    found = seated()
+    return _answer(found.record, replay(found.record), found.seat, message_language())
 
 
 @bp.json_post(
@@ -469,10 +311,10 @@ def game(game_id: str) -> GameView:
     response_model=GameView,
     summary="Play cards or pass",
     example={"play": "pass"},
-    problems=_CHANGE_PROBLEMS,
+    problems=CHANGE_PROBLEMS,
     bearer_auth=True,
-    request_headers=(_IF_MATCH_HEADER,),
-    response_headers=_ETAG_HEADER,
+    request_headers=(IF_MATCH_HEADER,),
+    response_headers=ETAG_HEADER,
 )
 def move(body: MoveRequest, game_id: str) -> GameView:
     """Make the token's seat's move, then let the bots move up to the next human turn or the
@@ -489,8 +331,8 @@ def move(body: MoveRequest, game_id: str) -> GameView:
     (412 VERSION_MISMATCH, or 409 CONFLICT for the body's) and nothing changes, so a move
     retried after a lost answer is never made twice.
     """
-    seated = _seated()
-    record, seat = seated.record, seated.seat
+    found = seated()
+    record, seat = found.record, found.seat
     play: list[int] | str = PASS
     if body.play != PASS:
         errors = FieldErrors()
@@ -498,7 +340,7 @@ def move(body: MoveRequest, game_id: str) -> GameView:
             raise refuse("play", f"Expected 0 to {DECK_SIZE} cards, got {len(body.play)}.")
         play = card_ids(body.play, "play", errors)
         errors.raise_if_any()
-    _check_versions(seated, body.version)
+    check_versions(found, body.version, banting.LANGUAGES)
     language = message_language()
 
     game = replay(record)
@@ -517,11 +359,11 @@ def move(body: MoveRequest, game_id: str) -> GameView:
     response_model=GameView,
     summary="Deal the next round of a match",
     example={"code": "B4K7M2Q9XZ1"},
-    problems=_CHANGE_PROBLEMS,
+    problems=CHANGE_PROBLEMS,
     body_required=False,
     bearer_auth=True,
-    request_headers=(_IF_MATCH_HEADER,),
-    response_headers=_ETAG_HEADER,
+    request_headers=(IF_MATCH_HEADER,),
+    response_headers=ETAG_HEADER,
 )
 def next_round(body: NextRoundRequest, game_id: str) -> GameView:
     """Once the round is over, deal the next one (the body is optional: a 'code' to deal, else
@@ -534,9 +376,9 @@ def next_round(body: NextRoundRequest, game_id: str) -> GameView:
     from (If-Match with the view's ETag, or 'version' in the body): once the game has moved
     on it is refused (412 VERSION_MISMATCH, or 409 CONFLICT) and nothing changes, so a
     retried request never deals two rounds."""
-    seated = _seated()
+    found = seated()
     language = message_language()
-    record, seat = seated.record, seated.seat
+    record, seat = found.record, found.seat
     code = body.code
     if code is not None:
         code_players, _ = engine(lambda: banting.parse_code(code), "code")
@@ -544,9 +386,9 @@ def next_round(body: NextRoundRequest, game_id: str) -> GameView:
             raise refuse(
                 "code", f"The code deals {code_players} players; this game has {record.players}."
             )
-    _check_versions(seated, body.version)
+    check_versions(found, body.version, banting.LANGUAGES)
     if code is not None:
-        _refuse_code(record)
+        refuse_code(record)
     game = replay(record)
     if not game.over:
         raise ApiProblem(

@@ -9,7 +9,7 @@ import capsa_fast
 from flask import current_app
 from pydantic import Field
 
-from api import banting, games, susun
+from api import banting, sessions, susun
 from api.banting_schemas import PresetsResponse
 from api.openapi import build_openapi
 from api.routing import ModelBlueprint
@@ -33,9 +33,9 @@ def health() -> Health:
     """200 while the app can serve requests: the engine is loaded and the game session store
     can be opened and read. 503 (a problem naming the failed check) otherwise."""
     try:
-        games.store(current_app).check()
+        sessions.store(current_app).check()
     except (sqlite3.Error, OSError) as exc:
-        raise games.store_unavailable(exc) from None
+        raise sessions.store_unavailable(exc) from None
     return Health(status="ok", version=capsa_fast.__version__, checks={"session_store": "ok"})
 
 

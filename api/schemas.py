@@ -182,3 +182,11 @@ class Problem(ResponseModel):
         ),
         json_schema_extra=drop_default,
     )
+    # Another extension member: a refused Susun arrangement names the rows out of order.
+    rows: list[str] | SkipJsonSchema[None] = Field(
+        default=None,
+        description=(
+            "With code FOULED: the rows out of order, 'top>middle' and/or 'middle>bottom'."
+        ),
+        json_schema_extra=drop_default,
+    )

@@ -288,8 +288,34 @@ def test_a_version_1_database_is_migrated(tmp_path: Path) -> None:
     store = GameStore(path)
     loaded = store.load("old")
     assert loaded is not None and loaded.rounds[0].code == "B4K7M2Q9XZ1"
+    assert loaded.settings == {}
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    assert {"banting_games", "susun_games"} <= tables
+
+
+def test_a_version_2_database_is_migrated(tmp_path: Path) -> None:
+    """Version 2 (expiry, no settings column, no Susun tables) reads on and gains both."""
+    path = tmp_path / "v2.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "CREATE TABLE banting_games (id TEXT PRIMARY KEY, version INTEGER NOT NULL, "
+            "players INTEGER NOT NULL, rules TEXT NOT NULL, bots TEXT NOT NULL, "
+            "token_hashes TEXT NOT NULL, rounds TEXT NOT NULL, created_at TEXT NOT NULL, "
+            "updated_at TEXT NOT NULL, expires_at TEXT NOT NULL) STRICT"
+        )
+        conn.execute(
+            "INSERT INTO banting_games VALUES ('v2', 3, 4, '{\"preset\": \"capsa-banting\"}', "
+            '\'{"1": "random"}\', \'{"0": "ab"}\', \'[{"code": "B4K7M2Q9XZ1", '
+            "\"moves\": []}]', '2026-01-01T00:00:00.000+00:00', '2026-01-01T00:00:00.000+00:00', "
+            "'9999-01-01T00:00:00.000+00:00')"
+        )
+        conn.execute("PRAGMA user_version = 2")
+    loaded = GameStore(path).load("v2")
+    assert loaded is not None and loaded.version == 3 and loaded.settings == {}
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
 
 
 def test_health_and_store_share_the_apps_ttls(tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, settings
 from api import create_app
 
 MAX_EXAMPLES = int(os.environ.get("CAPSA_FAST_CONTRACT_EXAMPLES", "60"))
-GAME_ROUTES = "/v1/banting/games/{game_id}"
+GAME_ROUTES = ("/v1/banting/games/{game_id}", "/v1/susun/games/{game_id}")
 
 
 # schemathesis reads the document when the module is collected, so the app is built then
@@ -44,17 +44,28 @@ APP = create_app({"GAMES_DB": str(Path(_FOLDER.name) / "games.sqlite3"), "ACCESS
 schema = schemathesis.openapi.from_wsgi("/openapi.json", APP)
 
 
-def _new_seat() -> dict[str, str]:
+def _new_seat(route: str, bots: dict[str, str]) -> dict[str, str]:
     """A game with one human seat (0) and three bots: its id and the seat's token."""
-    response = APP.test_client().post(
-        "/v1/banting/games", json={"bots": {"1": "random", "2": "random", "3": "random"}}
-    )
+    response = APP.test_client().post(route, json={"bots": bots})
     assert response.status_code == 201, response.get_data(as_text=True)
     created = response.get_json()
     return {"id": created["id"], "token": created["tokens"]["0"]}
 
 
-SEAT = _new_seat()
+# The real seat of each game's sessions, by the prefix of their routes.
+SEATS = {
+    "/v1/banting/games": _new_seat(
+        "/v1/banting/games", {"1": "random", "2": "random", "3": "random"}
+    ),
+    "/v1/susun/games": _new_seat("/v1/susun/games", {"1": "beginner", "2": "expert"}),
+}
+
+
+def _seat_for(case: Any) -> dict[str, str]:
+    """The seat of the game whose routes ``case`` is about (schemathesis asks for a token on
+    every operation; routes outside the sessions ignore it)."""
+    found = [seat for prefix, seat in SEATS.items() if case.path.startswith(prefix)]
+    return found[0] if found else SEATS["/v1/banting/games"]
 
 
 @schema.auth()
@@ -63,7 +74,7 @@ class SeatToken:
     sends requests without it or with a wrong one, and checks that those are refused."""
 
     def get(self, case: Any, context: Any) -> str:
-        return SEAT["token"]
+        return _seat_for(case)["token"]
 
     def set(self, case: Any, data: str, context: Any) -> None:
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}
@@ -74,7 +85,7 @@ def _use_real_game(case: Any) -> None:
     example replays the same way) at the real game."""
     generated = str((case.path_parameters or {}).get("game_id", ""))
     if zlib.crc32(generated.encode("utf-8", "surrogatepass")) % 4:
-        case.path_parameters = {**(case.path_parameters or {}), "game_id": SEAT["id"]}
+        case.path_parameters = {**(case.path_parameters or {}), "game_id": _seat_for(case)["id"]}
 
 
 @schema.parametrize()

@@ -7,13 +7,14 @@ body of that route mutated by the input: fields dropped, replaced, retyped, dupl
 odd card strings, huge numbers, NaN, deep nesting, long lists, unicode; with varied
 Content-Type, Accept-Language and X-Request-Id headers.
 
-The game routes (``/v1/banting/games/<id>/...``) play on games created when the fuzzer
-starts and advanced move by move along the standard bot's hints; every state reached is a
-snapshot, and each input picks one, which is restored (through ``api.game_store``) before
-the request, so an input always meets the same game state. Their bearer token is mostly
-the right one, sometimes another seat's, another game's, a wrong one or none, and the id
-sometimes unknown or odd; moves and rounds sometimes carry an If-Match (the current tag,
-a stale, weak or arbitrary one, '*') or a ``version`` in the body.
+The game routes (``/v1/banting/games/<id>/...``, ``/v1/susun/games/<id>/...``) play on
+games created when the fuzzer starts, Banting ones advanced move by move along the standard
+bot's hints and Susun ones arranged (best rows, a confirmed foul) and dealt again; every
+state reached is a snapshot, and each input picks one, which is restored (through
+``api.game_store``) before the request, so an input always meets the same game state.
+Their bearer token is mostly the right one, sometimes another seat's, another game's, a
+wrong one or none, and the id sometimes unknown or odd; changes sometimes carry an
+If-Match (the current tag, a stale, weak or arbitrary one, '*') or a ``version`` in the body.
 
 Checked for every response: status < 500 and one the OpenAPI document lists for the
 route; JSON (application/json, or application/problem+json for a problem); a problem has
@@ -54,19 +55,20 @@ from tests.fuzz._common import (
 )
 
 with instrumented(__name__ == "__main__"):
-    from capsa_fast import banting, susun
+    from capsa_fast import banting, format_cards, susun
     from capsa_fast.banting import rules as banting_rules
     from capsa_fast.susun import rules as susun_rules
 
     import api
-    from api.game_store import GameStore
-    from api.games import view_etag
+    from api.game_store import GameRecord, GameStore, SessionRecord, SusunRecord
     from api.routing import ModelBlueprint
     from api.schemas import Problem
+    from api.sessions import view_etag
 
 JSON_TYPE = "application/json"
 PROBLEM_TYPE = "application/problem+json"
 GAMES = "/v1/banting/games"
+SUSUN_GAMES = "/v1/susun/games"
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
 HAND = ["2c", "5d", "7h", "9s", "Tc", "Jd", "Qh", "Ks", "Ac", "Ad", "3h", "3s", "8c"]
@@ -164,6 +166,24 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
         {"code": "fuzz-next"},
         {"version": 1},
     ],
+    SUSUN_GAMES: [
+        {"bots": {"1": "expert", "2": "standard", "3": "beginner"}, "code": "S4K7M2Q9XZ1"},
+        {"players": 3, "bots": {"1": "expert"}, "stake": 100, "time_limit": 60},
+        {"players": 2, "rules": {"preset": "susun-specials"}, "bots": {"1": "ev"}},
+        {},
+    ],
+    SUSUN_GAMES + "/<game_id>/arrangement": [
+        dict(ROWS),
+        {**ROWS, "confirm_foul": True},
+        {"declare": "six_pairs"},
+        {**ROWS, "version": 1},
+    ],
+    SUSUN_GAMES + "/<game_id>/rounds": [
+        {},
+        {"code": "S4K7M2Q9XZ1"},
+        {"code": "fuzz-next"},
+        {"version": 1},
+    ],
 }
 
 
@@ -238,6 +258,7 @@ class Table:
     tokens: dict[int, str]
     snapshots: list[Snapshot] = field(default_factory=list)
     loaded: int | None = None  # the snapshot the stored game is at; None: changed since
+    kind: type[SessionRecord] = GameRecord
 
 
 class Server:
@@ -301,6 +322,68 @@ class Server:
                 rounds=2,
             ),
         ]
+        self.susun_tables = [
+            self._susun_table({"bots": {"1": "expert", "2": "standard", "3": "beginner"}}),
+            # Two human seats, the specials counted, a time limit.
+            self._susun_table(
+                {
+                    "players": 3,
+                    "bots": {"2": "expert"},
+                    "rules": {"preset": "susun-specials"},
+                    "time_limit": 3600,
+                    "stake": 10,
+                }
+            ),
+        ]
+
+    def tables_for(self, rule: str) -> list[Table]:
+        return self.susun_tables if rule.startswith(SUSUN_GAMES) else self.tables
+
+    def _susun_table(self, body: dict[str, Any]) -> Table:
+        """Create a Susun table and snapshot it before anyone arranges, after each human seat
+        arranged (best rows, then a confirmed foul), and after the next round is dealt."""
+        response = self.client.post(SUSUN_GAMES, json=body)
+        assert response.status_code == 201, response.get_data(as_text=True)
+        created = response.get_json()
+        tokens = {int(s): t for s, t in created["tokens"].items()}
+        table = Table(created["id"], tokens, kind=SusunRecord)
+        for number in (1, 2):
+            for seat, token in sorted(tokens.items()):
+                headers = {"Authorization": f"Bearer {token}"}
+                view = self.client.get(f"{SUSUN_GAMES}/{table.id}", headers=headers).get_json()
+                best = susun.arrange(view["hand"], view["rules"])
+                rows = {
+                    "top": format_cards(best.top),
+                    "middle": format_cards(best.middle),
+                    "bottom": format_cards(best.bottom),
+                }
+                fouled = {
+                    "top": rows["bottom"][:3],
+                    "middle": rows["middle"],
+                    "bottom": rows["top"] + rows["bottom"][3:],
+                }
+                moves = [rows, {**fouled, "confirm_foul": True}, fouled]
+                moves += [{"declare": special} for special in view["specials"]]
+                self._snapshot_susun(table, token, moves)
+                body = moves[seat % 2]
+                response = self.client.post(
+                    f"{SUSUN_GAMES}/{table.id}/arrangement", json=body, headers=headers
+                )
+                assert response.status_code == 200, response.get_data(as_text=True)
+            self._snapshot_susun(table, tokens[min(tokens)], [dict(ROWS)])
+            if number == 1:
+                headers = {"Authorization": f"Bearer {tokens[min(tokens)]}"}
+                response = self.client.post(
+                    f"{SUSUN_GAMES}/{table.id}/rounds", json={}, headers=headers
+                )
+                assert response.status_code == 200, response.get_data(as_text=True)
+        table.loaded = len(table.snapshots) - 1
+        return table
+
+    def _snapshot_susun(self, table: Table, token: str, moves: list[dict[str, Any]]) -> None:
+        record = self.store.load(table.id, SusunRecord)
+        assert record is not None
+        table.snapshots.append(Snapshot(copy.deepcopy(record.rounds), token, moves, False))
 
     def _table(self, body: dict[str, Any], rounds: int) -> Table:
         """Create a game and play it along the standard bot's hints for ``rounds`` rounds,
@@ -352,7 +435,7 @@ class Server:
 
     def version(self, table: Table) -> int:
         """The stored game's version now."""
-        record = self.store.load(table.id)
+        record = self.store.load(table.id, table.kind)
         assert record is not None, f"game {table.id} is gone"
         return record.version
 
@@ -360,7 +443,7 @@ class Server:
         """Put the stored game back at snapshot ``index`` (unless it is there already)."""
         if table.loaded == index:
             return
-        record = self.store.load(table.id)
+        record = self.store.load(table.id, table.kind)
         assert record is not None, f"game {table.id} is gone"
         record.rounds = copy.deepcopy(table.snapshots[index].rounds)
         assert self.store.save(record), f"game {table.id} changed while restoring it"
@@ -370,7 +453,7 @@ class Server:
 def if_match(fdp: atheris.FuzzedDataProvider, srv: Server, table: Table, token: str) -> str:
     """An If-Match header: mostly the current tag of the seat's view (alone, weak, in a list),
     else a stale, made-up or arbitrary one, or '*'."""
-    record = srv.store.load(table.id)
+    record = srv.store.load(table.id, table.kind)
     assert record is not None
     seat = record.seat_of(token)
     current = f'"{view_etag(record, 0 if seat is None else seat, "en")}"'
@@ -582,7 +665,8 @@ def build_request(fdp: atheris.FuzzedDataProvider, srv: Server) -> Request:
     path = route.rule
     table = snapshot = None
     if route.game:
-        table = srv.tables[fdp.ConsumeIntInRange(0, len(srv.tables) - 1)]
+        tables = srv.tables_for(route.rule)
+        table = tables[fdp.ConsumeIntInRange(0, len(tables) - 1)]
         index = fdp.ConsumeIntInRange(0, len(table.snapshots) - 1)
         snapshot = table.snapshots[index]
         srv.restore(table, index)
@@ -591,7 +675,7 @@ def build_request(fdp: atheris.FuzzedDataProvider, srv: Server) -> Request:
         if auth == 1:
             token = fdp.PickValueInList(list(table.tokens.values()))
         elif auth == 2:
-            token = fdp.PickValueInList([t for t in srv.tables if t is not table]).tokens[0]
+            token = fdp.PickValueInList([t for t in tables if t is not table]).tokens[0]
         elif auth == 3:
             token = header_text(fdp, 60) or "x"
         elif auth == 4:
@@ -627,7 +711,7 @@ def build_request(fdp: atheris.FuzzedDataProvider, srv: Server) -> Request:
         body = fdp.ConsumeBytes(fdp.remaining_bytes())
     else:
         examples = list(EXAMPLES.get(route.rule, [{}]))
-        if route.rule.endswith("/moves") and snapshot is not None:
+        if route.rule.endswith(("/moves", "/arrangement")) and snapshot is not None:
             examples = snapshot.moves + examples
         value = copy.deepcopy(fdp.PickValueInList(examples))
         others = [leaf for bodies in EXAMPLES.values() for b in bodies for leaf in leaves(b)]

@@ -192,6 +192,43 @@ class Table:
         table._hands = [sorted(hand) for hand in ids]
         return table
 
+    @classmethod
+    def resume(
+        cls,
+        rules: Any,
+        players: int,
+        code: str,
+        *,
+        round: int,
+        dealt_at: float,
+        placed: dict[int, SeatRows],
+        totals: Totals | None = None,
+        stake: float = 1,
+        time_limit: float | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> Table:
+        """A match picked up at round ``round`` (dealt from ``code`` at ``dealt_at``) with what
+        the seats in ``placed`` put down and the ``totals`` of the rounds before; when every
+        seat has placed, the round is revealed. For servers that keep a match as data."""
+        if isinstance(round, bool) or not isinstance(round, int) or round < 1:
+            raise ValueError(f"round must be 1 or more, got {round!r}")
+        table = cls(rules, players=players, stake=stake, time_limit=time_limit, clock=clock)
+        if totals is not None:
+            for name in ("points", "money", "fee"):
+                if len(getattr(totals, name)) != players:
+                    raise ValueError(f"totals.{name}: one value per seat ({players})")
+            table._totals = Totals(list(totals.points), list(totals.money), list(totals.fee))
+        table.round = round - 1
+        table._start(code, dealt_at=dealt_at)
+        for seat, rows in sorted(placed.items()):
+            table._check_seat(seat)
+            if sorted([*rows.top, *rows.middle, *rows.bottom]) != table._hands[seat]:
+                raise ValueError(f"seat {seat}: the rows placed are not the hand this code deals")
+            table._rows[seat] = rows
+        if all(rows is not None for rows in table._rows):
+            table._reveal()
+        return table
+
     # The round --------------------------------------------------------------------------
 
     def _start(self, code: str | None, dealt_at: float | None = None) -> None:
