@@ -100,11 +100,13 @@ def test_only_the_page_files_are_served(api_client: FlaskClient, path: str) -> N
 
 
 def test_imports_resolve() -> None:
-    """Every relative import of every module names a file that exists (a typo would only
-    show as a blank page)."""
+    """Every relative import of every module, static or dynamic, names a file that exists (a
+    typo would only show as a blank page)."""
     for module in MODULES:
         text = module.read_text(encoding="utf-8")
-        for target in re.findall(r'^import .*? from "(\.{1,2}/[^"]+)";', text, flags=re.M | re.S):
+        static = re.findall(r'^import .*? from "(\.{1,2}/[^"]+)";', text, flags=re.M | re.S)
+        dynamic = re.findall(r'\bimport\("(\.{1,2}/[^"]+)"\)', text)
+        for target in static + dynamic:
             assert (module.parent / target).resolve().is_file(), (module.name, target)
 
 

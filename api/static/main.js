@@ -1,14 +1,23 @@
 // The page's entry: preferences, the header (game switch, language, menu), and which game
 // is on screen. `/?code=…` opens a shared round of the game its code belongs to.
 
-import * as banting from "./banting/table.js";
 import { applySpeed } from "./shared/motion.js";
 import { copyRoundLink, openMenu, refreshChrome } from "./shared/shell.js";
 import { loadPrefs, savePrefs, store } from "./shared/store.js";
-import * as susun from "./susun/table.js";
 
-const GAMES = { banting, susun };
+// Each game's module is loaded when its game is first shown, so the first screen parses
+// only what it draws.
+const LOADERS = {
+  banting: () => import("./banting/table.js"),
+  susun: () => import("./susun/table.js"),
+};
+const GAMES = {}; // the games loaded so far, by name
 const screen = document.getElementById("screen");
+
+async function game(name) {
+  GAMES[name] ||= await LOADERS[name]();
+  return GAMES[name];
+}
 
 /** The game a round code deals: 'S' + players + 9 characters is Susun, anything else
  * Banting (seed 003's links; free code words deal Banting rounds). */
@@ -21,12 +30,12 @@ function linkCode() {
   return code && /^[0-9A-Za-z_-]{1,32}$/.test(code) ? code.toUpperCase() : null;
 }
 
-async function show(game, options = {}) {
-  for (const [name, module] of Object.entries(GAMES)) if (name !== game) module.close();
-  store.game = game;
+async function show(name, options = {}) {
+  for (const [other, module] of Object.entries(GAMES)) if (other !== name) module.close();
+  store.game = name;
   savePrefs();
   refreshChrome();
-  await GAMES[game].open(screen, options);
+  await (await game(name)).open(screen, options);
 }
 
 function wireHeader() {
@@ -39,7 +48,7 @@ function wireHeader() {
     store.lang = store.lang === "id" ? "en" : "id";
     savePrefs();
     refreshChrome();
-    GAMES[store.game].relabel();
+    game(store.game).then((module) => module.relabel());
   });
   const menuButton = document.querySelector('[data-action="menu"]');
   const menu = document.getElementById("menu");
@@ -61,11 +70,11 @@ function wireHeader() {
   });
   document.querySelector('[data-action="copy-link"]').addEventListener("click", async () => {
     const message = await copyRoundLink();
-    if (message) GAMES[store.game].announce(message);
+    if (message) (await game(store.game)).announce(message);
   });
   document.querySelector('[data-action="new-game"]').addEventListener("click", () => {
     openMenu(false);
-    GAMES[store.game].newTable();
+    game(store.game).then((module) => module.newTable());
   });
 }
 
