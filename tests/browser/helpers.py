@@ -578,11 +578,17 @@ class Banting:
 
     def synced(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """Wait until the page shows the server's game (hand, table, counts, markers, state);
-        returns (view, snapshot)."""
+        returns (view, snapshot). The game changes only by the player's moves, so the view
+        is read once and the page polled against it (read again now and then, in case)."""
         last: list[str] = []
+        polls = [0]
+        view = self.view()
 
         def agree() -> tuple[dict[str, Any], dict[str, Any]] | None:
-            view = self.view()
+            nonlocal view
+            polls[0] += 1
+            if polls[0] % 20 == 0:
+                view = self.view()
             snap = self.page.snapshot()
             last[:] = banting_differences(snap, view)
             return None if last else (view, snap)
@@ -627,9 +633,10 @@ class Banting:
                 )
         return page.snapshot()
 
-    def hint_and_move(self, view: dict[str, Any]) -> dict[str, Any]:
+    def hint_and_move(self, view: dict[str, Any], skip: bool = False) -> dict[str, Any]:
         """Press «Petunjuk», check it selects the server's hint, then press «Keluarkan» (or
-        «Lewat» when nothing can be played); returns the server's view after the move."""
+        «Lewat» when nothing can be played); returns the server's view after the move.
+        ``skip``: then tap to skip the bots' replies, as an impatient player does."""
         page = self.page
         hint = view["hint"]
         assert hint is not None, "the player's turn without a hint"
@@ -644,14 +651,17 @@ class Banting:
                 ),
             )
             page.press("play")
-        return self.moved_on(view["version"])
+        after = self.moved_on(view["version"])
+        if skip:
+            page.skip_animation()
+        return after
 
-    def play_hints(self, moves: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    def play_hints(self, moves: int, skip: bool = True) -> tuple[dict[str, Any], dict[str, Any]]:
         """Make ``moves`` of the player's moves by hint; returns (view, snapshot) after."""
         view, snap = self.synced()
         for _ in range(moves):
             assert view["your_turn"], "expected the player's turn"
-            self.hint_and_move(view)
+            self.hint_and_move(view, skip=skip)
             view, snap = self.synced()
         return view, snap
 

@@ -5,7 +5,10 @@ against the server, and the next round."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
+
+from capsa_fast import format_cards, susun
 
 from tests.browser.helpers import ROW_SIZES, Page, Susun, same_cards
 
@@ -118,3 +121,29 @@ def test_auto_arrange_then_reveal_and_next_round(page: Page) -> None:
     view, snap = table.dealt()
     assert view["round"] == 2 and not view["revealed"]
     assert view["totals"] == first, "the match totals carry over"
+
+
+def six_pairs_code(players: int = 2) -> str:
+    """A round code that deals seat 0 six pairs (a special under susun-specials)."""
+    for seed in range(20_000):
+        code = susun.make_code(players, seed)
+        ranks = Counter(card[0] for card in format_cards(susun.deal(code)[0]))
+        if sum(count // 2 for count in ranks.values()) >= 6:
+            return code
+    raise AssertionError("no six-pairs deal found")
+
+
+def test_a_special_hand_is_offered_and_declared(page: Page) -> None:
+    code = six_pairs_code()
+    table = Susun(page)
+    page.open(f"/?code={code}")
+    view, _ = table.start(preset="susun-specials", level="beginner", stake="1")
+    assert view["code"] == code and view["rules"]["preset"] == "susun-specials"
+    assert "six_pairs" in view["specials"]
+    declare = page.find('[data-action="declare"]')
+    page.screenshot("susun-special-desktop")
+    page.click(declare)
+    view, snap = table.revealed()
+    mine = view["result"]["seats"][0]
+    assert mine["special"] == "six_pairs" and not mine["fouled"]
+    check_result(view, snap)
