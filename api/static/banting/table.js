@@ -660,7 +660,8 @@ function renderHand({ dealing = false } = {}) {
 
 function selectionText() {
   const view = state.view;
-  if (!state.selected.size) return view.your_turn ? t("pickCards") : "";
+  if (document.body.dataset.state === "dealing") return t("dealing");
+  if (!state.selected.size) return view.your_turn && !state.shown ? t("pickCards") : "";
   if (!verdictFits()) return null; // the answer is on its way: keep the line as it is
   const verdict = state.verdict;
   const combo = verdict.combo ? verdict.combo.label : null;

@@ -52,6 +52,7 @@ export async function copyRoundLink() {
 /** Re-label the header and the menu in the page's language. */
 export function refreshChrome() {
   translateStatic();
+  document.title = t(store.game);
   const lang = q('[data-action="lang"]');
   lang.setAttribute("lang", store.lang === "id" ? "en" : "id");
   const speed = q('[data-action="speed"]');

@@ -9,6 +9,7 @@ export const PLAYERS = [2, 3, 4];
 export const LEVELS = ["beginner", "standard", "expert"];
 export const TIME_LIMITS = ["", "60", "120", "300"]; // seconds; "" is no limit (null)
 export const PRESETS = ["capsa-susun", "classic", "two-four", "susun-specials"];
+const MAX_STAKE = 1e12; // the API's bound on a stake
 
 function currentChoices() {
   const saved = store.setup.susun || {};
@@ -76,13 +77,14 @@ export function renderSetup(root, { onStart, resume, notice }) {
     type: "number",
     inputmode: "decimal",
     min: "0",
+    max: String(MAX_STAKE),
     step: "any",
     value: String(choices.stake),
     dataset: { setting: "stake" },
     "aria-describedby": "explain-stake",
     oninput: (event) => {
       const value = Number(event.target.value);
-      if (event.target.value !== "" && Number.isFinite(value) && value >= 0) {
+      if (event.target.value !== "" && Number.isFinite(value) && value >= 0 && value <= MAX_STAKE) {
         choices.stake = value;
         remember();
       }
