@@ -272,12 +272,25 @@ def test_table_rule_refusal_in_play(page: Page) -> None:
     assert table.view()["version"] == view["version"]
 
 
-def test_resume_after_closing_the_tab(page: Page) -> None:
+def test_reload_and_closing_the_tab_resume_the_round(page: Page) -> None:
     table = Banting(page)
     page.set_speed(fast=True)
     table.start()
     view, snap = table.play_hints(2)
     assert not view["over"]
+
+    def same_position(shown: dict) -> None:
+        assert shown["hand"] == snap["hand"] and sorted(shown["table"]) == sorted(snap["table"])
+        marks = ("count", "turn", "leader", "one_card")
+        for seat, seen in snap["seats"].items():
+            assert {k: shown["seats"][seat][k] for k in marks} == {k: seen[k] for k in marks}
+
+    # A reload continues from the same position.
+    page.driver.refresh()
+    again, shown = table.synced()
+    assert again["version"] == view["version"], "reloading the page changed the game"
+    same_position(shown)
+    # So does closing the tab and opening the page again.
     driver = page.driver
     old = driver.current_window_handle
     driver.switch_to.new_window("tab")
@@ -287,11 +300,7 @@ def test_resume_after_closing_the_tab(page: Page) -> None:
     page.open("/")
     again, shown = table.synced()
     assert again["version"] == view["version"], "reopening the page changed the game"
-    assert shown["hand"] == snap["hand"] and sorted(shown["table"]) == sorted(snap["table"])
-    for seat, marks in snap["seats"].items():
-        assert {k: shown["seats"][seat][k] for k in ("count", "turn", "leader", "one_card")} == {
-            k: marks[k] for k in ("count", "turn", "leader", "one_card")
-        }, seat
+    same_position(shown)
     # And the game goes on from there.
     table.hint_and_move(again)
     table.synced()

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from tests.browser import deals
-from tests.browser.helpers import Banting, Page, info_numbers
+from tests.browser.helpers import ROW_SIZES, Banting, Page, Susun, info_numbers
 
 FIRST_PLAY_REASON = {"id": "Kartu pertama wajib memuat ♦3", "en": "The first play must contain 3♦"}
 
@@ -91,6 +91,35 @@ def test_phone_held_upright(page: Page) -> None:
     view = table.hint_and_move(view)
     table.synced()
     assert view["history"] and any(m["seat"] == 0 for m in view["history"])
+
+
+def test_susun_on_a_phone(page: Page) -> None:
+    table = Susun(page)
+    page.phone()
+    page.open("/")
+    width = page.js("return window.innerWidth")
+    view, snap = table.start(players="4")
+
+    def fits(element_box: dict, what: str) -> None:
+        assert element_box["left"] >= 0 and element_box["right"] <= width, (what, element_box)
+
+    assert page.js("return document.scrollingElement.scrollWidth") <= width
+    for name in ROW_SIZES:
+        fits(page.usable(table.row(name)), name)
+    for card in snap["hand"]:
+        fits(page.usable(table.card(card)), card)
+    # Tap a card, then a row, at this size.
+    table.place(view["hand"][:1], "top")
+    page.screenshot("susun-arrange-phone")
+    page.press("auto-arrange")
+    page.wait(lambda: page.snapshot()["hand"] == [], "«Susun Otomatis» to place all 13")
+    page.press("submit")
+    view, snap = table.revealed()
+    assert page.js("return document.scrollingElement.scrollWidth") <= width
+    result = page.find('[data-role="result"]')
+    page.js("arguments[0].scrollIntoView()", result)
+    fits(page.usable(result), "result")
+    page.screenshot("susun-reveal-phone")
 
 
 def test_first_load_is_quick(page: Page) -> None:
