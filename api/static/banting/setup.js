@@ -2,6 +2,7 @@
 // explanation that changes with it, then the computer level and «Mulai Main».
 // Every control's values are the API's values (WEB.md: data-setting).
 
+import { cardText, SUIT_SYMBOL } from "../shared/cards.js";
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 import { store, savePrefs } from "../shared/store.js";
@@ -29,14 +30,11 @@ export function currentChoices() {
 
 /** The explanation of a row under the current choices (some name the opening card). */
 function explanation(name, choices) {
-  const lowestSuit = choices.suit_order[0] === "d" ? "♦" : "♣";
-  const lowest = store.lang === "id" ? `${lowestSuit}3` : `3${lowestSuit}`;
   const order = choices.suit_order; // low to high
-  const symbol = { c: "♣", d: "♦", h: "♥", s: "♠" };
   return t(`explain_${name}_${choices[name]}`, {
-    lowest,
-    high: symbol[order[3]],
-    low: symbol[order[0]],
+    lowest: cardText(`3${order[0]}`), // the opening card with four players
+    high: SUIT_SYMBOL[order[3]],
+    low: SUIT_SYMBOL[order[0]],
   });
 }
 

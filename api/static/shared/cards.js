@@ -14,10 +14,10 @@ const RANK_NAME = {
   en: { J: "jack", Q: "queen", K: "king", A: "ace" },
 };
 
-export const rankOf = (card) => card[0];
-export const suitOf = (card) => card[1];
+const rankOf = (card) => card[0];
+const suitOf = (card) => card[1];
 /** "10" for T, else the rank letter or digit. */
-export const rankText = (card) => (card[0] === "T" ? "10" : card[0]);
+const rankText = (card) => (card[0] === "T" ? "10" : card[0]);
 
 /** A card as written in a sentence: «♦3» in Indonesian (the seed's way), "3♦" in English. */
 export function cardText(card) {
@@ -26,7 +26,7 @@ export function cardText(card) {
 }
 
 /** What a screen reader says: "3 wajik", "queen of hearts". */
-export function cardSpoken(card) {
+function cardSpoken(card) {
   const lang = store.lang === "en" ? "en" : "id";
   const rank = RANK_NAME[lang][rankOf(card)] || rankText(card);
   const suit = SUIT_NAME[lang][suitOf(card)];

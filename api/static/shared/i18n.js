@@ -378,7 +378,7 @@ const en = {
   resultFee: "Fee",
 };
 
-export const STRINGS = { id, en };
+const STRINGS = { id, en };
 
 /** The text of `key` in the page's language, with {placeholders} filled from `vars`. */
 export function t(key, vars = {}) {

@@ -13,7 +13,7 @@ let running = null; // the promise of the sequence in progress
 const sleepers = new Set();
 
 /** How much slower or faster than normal: 1, 0.25 («Cepat»), less with reduced motion. */
-export function speedFactor() {
+function speedFactor() {
   const factor = SPEED[store.speed] ?? 1;
   return reduced && reduced.matches ? Math.min(factor, 0.1) : factor;
 }

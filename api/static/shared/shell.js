@@ -27,7 +27,7 @@ export function setRoundCode(code) {
 }
 
 /** The address that deals this round to whoever opens it. */
-export function roundLink(code = roundCode) {
+function roundLink(code = roundCode) {
   return `${location.origin}/?code=${encodeURIComponent(code)}`;
 }
 

@@ -8,7 +8,7 @@
 // are kept in this browser until they are sent, so a reload keeps them too.
 
 import { get, post, ApiError } from "../shared/api.js";
-import { cardBack, cardButton, cardFace } from "../shared/cards.js";
+import { cardButton, cardFace } from "../shared/cards.js";
 import { fill, flag, formatNumber, h, signed } from "../shared/dom.js";
 import { seatName, t } from "../shared/i18n.js";
 import { isAnimating, isSkipping, pause, sequence, skip } from "../shared/motion.js";
