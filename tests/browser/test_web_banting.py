@@ -335,14 +335,40 @@ def test_round_link_deals_the_same_hand(page: Page) -> None:
     assert shown["hand"] == hand == other["hand"]
 
 
+# Records every card count that seat 0 shows from now on, and a "tap" mark at the tap.
+WATCH_DEAL_JS = r"""
+window.capsaCounts = [];
+const count = () => {
+  const e = document.querySelector('[data-seat="0"][data-count]');
+  return e ? Number(e.dataset.count) : null;
+};
+const note = (v) => { if (window.capsaCounts.at(-1) !== v) window.capsaCounts.push(v); };
+note(count());
+new MutationObserver(() => note(count())).observe(document.body,
+  { subtree: true, childList: true, attributes: true, attributeFilter: ["data-count"] });
+// On the window, so that it runs before the page hears the tap (on the document).
+window.addEventListener("pointerdown", () => window.capsaCounts.push("tap"), true);
+"""
+
+
 def test_deal_animation_skips_with_a_tap_and_markers_stay(page: Page) -> None:
     table = Banting(page)
     page.switch_game("banting")
     page.set_speed(fast=False)
     page.press("start")
     assert page.wait_state("dealing", "playing") == "dealing", "no dealing state at normal speed"
+    page.js(WATCH_DEAL_JS)
     page.skip_animation()
-    page.wait_state("playing", timeout=3.0)
-    _, snap = table.synced()
-    shown = [s for s in snap["seats"].values() if s["turn"]]
-    assert len(shown) == 1 and all(s["shown"] for s in snap["seats"].values())
+    view, snap = table.synced()
+    counts = page.js("return window.capsaCounts")
+    assert "tap" in counts, counts
+    before, after = counts[: counts.index("tap")], counts[counts.index("tap") + 1 :]
+    # Dealt card by card until the tap (each count in turn), then at once: the player's
+    # hand jumps to what the server holds, nothing dealt one by one after the tap.
+    assert before and before[-1] is not None and before[-1] < 13, counts
+    assert all(c in (before[-1], len(view["hand"])) for c in after), counts
+    assert after and after[-1] == len(view["hand"]), counts
+    # The markers are there all the same (seed 003: they stay when animations are skipped).
+    turns = [s for s in snap["seats"].values() if s["turn"]]
+    assert len(turns) == 1 and all(s["shown"] for s in snap["seats"].values())
+    assert snap["seats"][str(view["turn"])]["turn"]
