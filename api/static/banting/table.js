@@ -702,7 +702,8 @@ function statusText() {
   const reason = refusal();
   if (reason) return reason;
   if (state.note) return state.note;
-  if (view.over || state.shown) return "";
+  if (state.shown) return t("skip"); // the deal or the computers' moves are playing out
+  if (view.over) return "";
   if (view.your_turn) {
     if (view.first_play) return t("yourTurnFirst");
     if (!view.table) return t("yourTurnLead");

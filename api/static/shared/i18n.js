@@ -21,7 +21,6 @@ const id = {
   copied: "Link ronde disalin: {link}",
   copyManual: "Salin link ini: {link}",
   newGame: "Meja baru",
-  noscript: "Halaman ini memerlukan JavaScript.",
 
   // common
   you: "Kamu",
@@ -41,12 +40,10 @@ const id = {
   levelExplain_expert: "Komputer terkuat: merencanakan seluruh sisa kartunya.",
   skip: "Ketuk untuk melewati",
   nextRound: "Ronde berikutnya",
-  matchTotals: "Total pertandingan",
   networkError: "Server tidak terjangkau. Coba lagi.",
   gameGone: "Permainan sebelumnya sudah tidak tersedia; mulai yang baru.",
   conflict: "Permainan berubah di tempat lain; tampilan diperbarui.",
   linkNotice: "Link ronde {code}: tekan Mulai Main untuk mendapat kartu yang sama.",
-  linkWrongGame: "Kode {code} bukan kode ronde permainan ini.",
   dealing: "Membagikan kartu…",
 
   // Capsa Banting: setup («Aturan meja»)
@@ -209,7 +206,6 @@ const en = {
   copied: "Round link copied: {link}",
   copyManual: "Copy this link: {link}",
   newGame: "New table",
-  noscript: "This page needs JavaScript.",
 
   you: "You",
   bot: "Computer {n}",
@@ -228,12 +224,10 @@ const en = {
   levelExplain_expert: "The strongest computers: they plan their whole hand.",
   skip: "Tap to skip",
   nextRound: "Next round",
-  matchTotals: "Match totals",
   networkError: "The server cannot be reached. Try again.",
   gameGone: "The previous game is no longer available; start a new one.",
   conflict: "The game changed elsewhere; the view is up to date now.",
   linkNotice: "Round link {code}: press Start to get the same cards.",
-  linkWrongGame: "{code} is not a round code of this game.",
   dealing: "Dealing…",
 
   rulesTitle: "Table rules",

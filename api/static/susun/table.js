@@ -783,6 +783,11 @@ function renderLines() {
     status.textContent = state.note || t("waitingOthers");
     return;
   }
+  if (state.dealing) {
+    info.textContent = t("dealing");
+    status.textContent = t("skip");
+    return;
+  }
   const left = tray().length;
   const parts = [left ? t("placedLeft", { n: left }) : t("allPlaced"), t("rowRule")];
   if (checkFits()) {
