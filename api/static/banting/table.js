@@ -35,6 +35,14 @@ const POSITIONS = {
 let root = null; // the <main> the game draws into
 let state = null; // store.banting while a table is on screen
 let pendingCode = null; // a round code from /?code=… waiting for «Mulai Main»
+let keyboard = false; // the player's last input was a key (then focus follows the turn)
+
+document.addEventListener("keydown", (event) => {
+  if (["Tab", "Enter", " "].includes(event.key)) keyboard = true;
+}, { capture: true });
+document.addEventListener("pointerdown", () => {
+  keyboard = false;
+}, { capture: true });
 
 function fresh(session) {
   return {
@@ -423,6 +431,11 @@ async function playIn(view, { deal, from }) {
   setState(view.over ? "round-over" : "playing");
   updateVerdict();
   if (view.over) focusResult();
+  else if (keyboard && view.your_turn && (!root.contains(document.activeElement) || document.activeElement.disabled)) {
+    // A keyboard player whose button went away (disabled) gets the cards back in focus.
+    const first = state.els.hand.querySelector("[data-card]");
+    if (first) first.focus({ preventScroll: true });
+  }
 }
 
 async function animateDeal(view) {
