@@ -363,8 +363,12 @@ class Page:
     def reveal(self, selector: str) -> WebElement:
         """The element, made visible the way a person would: when it sits in a closed
         menu, by pressing the button that controls the menu (aria-controls)."""
-        element = self.driver.find_element("css selector", selector)
-        if not element.is_displayed():
+        found = self.wait(
+            lambda: self.driver.find_elements("css selector", selector), f"a {selector}"
+        )
+        shown = [e for e in found if e.is_displayed()]
+        element = shown[0] if shown else found[0]
+        if not shown:
             opener = self.js(
                 """
                 for (let e = arguments[0]; e; e = e.parentElement) {
