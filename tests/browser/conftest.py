@@ -9,22 +9,25 @@ never runs Selenium Manager and never downloads a driver or a browser.
 from __future__ import annotations
 
 import os
+import signal
+import socket
+import subprocess
+import sys
 import tempfile
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from werkzeug.serving import WSGIRequestHandler, make_server
 
-from api import create_app
-from tests.browser.helpers import DESKTOP, Page
+from tests.browser.helpers import DESKTOP, REPO, Api, Page
 
 CHROMIUM = Path(os.environ.get("CAPSA_FAST_CHROMIUM", "/usr/bin/chromium"))
 CHROMEDRIVER = Path(os.environ.get("CAPSA_FAST_CHROMEDRIVER", "/usr/bin/chromedriver"))
 BROWSER_DIR = Path(__file__).parent
+SERVER_START_SECONDS = 30
+SERVER_STOP_SECONDS = 10
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -33,28 +36,66 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-class QuietHandler(WSGIRequestHandler):
-    """No line per request on stderr: a failing test's output shows what matters."""
-
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        pass
-
-
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app (API and page) on a free local port, with its own games database; served by
-    werkzeug in a thread, one thread per request, so the page's requests run concurrently
-    as they would under gunicorn."""
-    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
-    app = create_app({"GAMES_DB": str(db), "ACCESS_LOG": False})
-    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
-    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
-    thread.start()
+    """The app (API and page) served as `make run` serves it (gunicorn with the project's
+    settings, two workers) in its own processes, with its own games database: the page's
+    requests are timed as a player would see them, not slowed by the test process.
+
+    The listening socket is opened here, on a free port, and handed to gunicorn: requests
+    wait in its backlog until a worker takes them, so there is no port to race for and no
+    start-up to poll."""
+    folder = tmp_path_factory.mktemp("web")
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(128)
+    listener.set_inheritable(True)
+    port = listener.getsockname()[1]
+    env = {
+        **os.environ,
+        "CAPSA_FAST_WORKERS": "2",
+        "CAPSA_FAST_GAMES_DB": str(folder / "games.sqlite3"),
+        "CAPSA_FAST_ACCESS_LOG": "false",
+        "CAPSA_FAST_LOG_LEVEL": "warning",
+    }
+    log_path = folder / "server.log"
+    with log_path.open("w") as log:
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "-c",
+                "python:api.gunicorn_conf",
+                "--bind",
+                f"fd://{listener.fileno()}",
+                "api:create_app()",
+            ],
+            cwd=REPO,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            pass_fds=(listener.fileno(),),
+        )
+    listener.close()  # gunicorn holds its own copy
+    base = f"http://127.0.0.1:{port}"
     try:
-        yield f"http://127.0.0.1:{server.server_port}"
+        health = Api(base).call("GET", "/v1/health", timeout=SERVER_START_SECONDS)
+        if health.status != 200:
+            pytest.fail(
+                f"the live server did not start ({health.status}):\n{log_path.read_text()}",
+                pytrace=False,
+            )
+        yield base
     finally:
-        server.shutdown()
-        thread.join(timeout=10)
+        # Quick shutdown (SIGQUIT): a worker may sit on a connection the browser opened
+        # ahead and never used, which a graceful stop would wait out.
+        server.send_signal(signal.SIGQUIT)
+        try:
+            server.wait(timeout=SERVER_STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 def _chrome_options(profile: str) -> webdriver.ChromeOptions:
@@ -78,7 +119,8 @@ def _chrome_options(profile: str) -> webdriver.ChromeOptions:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[webdriver.Chrome]:
+def browser(live_server: str) -> Iterator[webdriver.Chrome]:
+    """One headless Chromium for the session; it quits before the live server stops."""
     missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.is_file()]
     if missing:
         pytest.fail(

@@ -169,7 +169,10 @@ class Api:
         body: Any = None,
         token: str | None = None,
         lang: str = "id",
+        timeout: float = WAIT,
     ) -> Answer:
+        """The answer, whatever its status; an unreachable server is an answer of status
+        0 (the server is starting, or gone)."""
         headers = {"Accept": "application/json", "Accept-Language": lang}
         data = None
         if body is not None:
@@ -179,10 +182,12 @@ class Api:
             headers["Authorization"] = f"Bearer {token}"
         request = urllib.request.Request(self.base + path, data, headers, method=method)
         try:
-            with urllib.request.urlopen(request, timeout=WAIT) as response:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
                 raw, status, got = response.read(), response.status, dict(response.headers)
         except urllib.error.HTTPError as error:
             raw, status, got = error.read(), error.code, dict(error.headers)
+        except (urllib.error.URLError, ConnectionError):
+            return Answer(0, None, {})
         return Answer(status, json.loads(raw) if raw else None, got)
 
     def get(self, path: str, token: str | None = None, lang: str = "id") -> Any:
