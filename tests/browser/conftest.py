@@ -38,9 +38,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app (API and page) served as `make run` serves it (gunicorn with the project's
-    settings, two workers) in its own processes, with its own games database: the page's
-    requests are timed as a player would see them, not slowed by the test process.
+    """The app (API and page) served by gunicorn with the project's settings (as `make run`
+    does, here with two threaded workers) in its own processes, with its own games
+    database: the page's requests are timed as a player would see them, not slowed by the
+    test process.
 
     The listening socket is opened here, on a free port, and handed to gunicorn: requests
     wait in its backlog until a worker takes them, so there is no port to race for and no
@@ -54,6 +55,11 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {
         **os.environ,
         "CAPSA_FAST_WORKERS": "2",
+        # Threaded workers (gthread): Chromium opens connections ahead of need and may
+        # never send a request on them; gthread parks such a connection on its poller,
+        # whereas a sync worker blocks on it until its 30 s timeout kills it ("WORKER
+        # TIMEOUT ... no URI read"), stalling or dropping the page's next requests.
+        "CAPSA_FAST_THREADS": "4",
         "CAPSA_FAST_GAMES_DB": str(folder / "games.sqlite3"),
         "CAPSA_FAST_ACCESS_LOG": "false",
         "CAPSA_FAST_LOG_LEVEL": "warning",
