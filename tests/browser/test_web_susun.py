@@ -118,6 +118,7 @@ def test_auto_arrange_then_reveal_and_next_round(page: Page) -> None:
     assert first["points"] == [s["points"] for s in view["result"]["seats"]]
 
     page.press("next-round")
+    page.wait(lambda: table.view()["round"] == 2, "the next round dealt on the server")
     view, snap = table.dealt()
     assert view["round"] == 2 and not view["revealed"]
     assert view["totals"] == first, "the match totals carry over"
