@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 import ray
-
 from capsa_fast.banting import sim
 
 SEATS = ("standard", "beginner", "beginner", "beginner")

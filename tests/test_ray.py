@@ -1,5 +1,6 @@
 """The Ray backend: sim, tournament and model generation split into seeded chunks give the
-single-machine results on a local Ray of 2 CPUs, with progress as chunks finish."""
+single-machine results on a local Ray of 2 CPUs, with progress as chunks finish. One local
+Ray serves the whole session (the ``local_ray`` fixture) and is always shut down."""
 
 from __future__ import annotations
 
@@ -14,6 +15,11 @@ from capsa_fast import _ray
 from capsa_fast.banting import sim
 from capsa_fast.susun import Rules as SusunRules
 from capsa_fast.susun import gen_ev_model, tournament
+
+# Each test, with the start of the session's local Ray in the first one and its shutdown in
+# the last, is bounded: a Ray that hangs fails the run after this many seconds (the thread
+# method ends the process even when Ray blocks in C++).
+pytestmark = pytest.mark.timeout(240, method="thread")
 
 
 def test_sim_on_ray_equals_the_local_run(local_ray: Any) -> None:
