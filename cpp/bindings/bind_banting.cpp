@@ -40,9 +40,12 @@ Rules make_rules(const std::string& suit_order, const std::vector<int>& straight
                  bool bombs, bool pass_locks, bool two_demotion, bool twos_demoted) {
   Rules r;
   if (suit_order.size() != 4) throw std::invalid_argument("suit_order must hold 4 suits");
+  unsigned seen = 0;
   for (std::size_t pos = 0; pos < 4; ++pos) {
     const auto at = kSuitChars.find(suit_order[pos]);
-    if (at == std::string_view::npos) throw std::invalid_argument("bad suit in suit_order");
+    if (at == std::string_view::npos || (seen >> at & 1))
+      throw std::invalid_argument("suit_order must name each suit once");
+    seen |= 1u << at;
     r.suit_rank[at] = static_cast<std::uint8_t>(pos);
   }
   r.straights.clear();
@@ -310,7 +313,14 @@ void bind_banting(py::module_& m) {
       },
       py::arg("cards_left"), py::arg("tiers"));
   m.def("banting_tier_multiplier", &tier_multiplier, py::arg("cards_left"), py::arg("tiers"));
-  m.def("banting_run_mask", &run_mask, py::arg("start"));
+  m.def(
+      "banting_run_mask",
+      [](int start) {
+        if (start < 0 || start >= kNumRuns)
+          throw py::value_error("start must be a rank index 0..12, got " + std::to_string(start));
+        return run_mask(start);
+      },
+      py::arg("start"));
 }
 
 }  // namespace capsa_fast::bindings

@@ -34,12 +34,6 @@ const char* code_name(Code c) noexcept {
   return kNames[static_cast<int>(c)];
 }
 
-std::uint16_t run_mask(int start) noexcept {
-  std::uint16_t m = 0;
-  for (int i = 0; i < 5; ++i) m = static_cast<std::uint16_t>(m | (1u << ((start + i) % 13)));
-  return m;
-}
-
 int Rules::straight_position(int start) const noexcept {
   for (std::size_t i = 0; i < straights.size(); ++i)
     if (straights[i] == start) return static_cast<int>(i);
@@ -55,10 +49,15 @@ Combo classify(const int* cards, int n, const Rules& rules, Code* why) noexcept 
   };
   if (n < 1 || n == 4 || n > 5) return fail(Code::kNotACombo);
   out.size = static_cast<std::uint8_t>(n);
-  for (int i = 0; i < n; ++i) out.cards[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(cards[i]);
-  std::sort(out.cards.begin(), out.cards.begin() + n, [&](int a, int b) {
-    return single_order(a, rules) < single_order(b, rules);
-  });
+  // Sorted by single_order: each card's order computed once, in the key's high bits.
+  int key[5];
+  for (int i = 0; i < n; ++i) {
+    const int k = single_order(cards[i], rules) << 6 | cards[i];
+    int j = i;
+    for (; j > 0 && key[j - 1] > k; --j) key[j] = key[j - 1];
+    key[j] = k;
+  }
+  for (int i = 0; i < n; ++i) out.cards[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(key[i] & 63);
   const auto& c = out.cards;
   const int top = c[static_cast<std::size_t>(n - 1)];  // highest card in Big Two order
   if (why) *why = Code::kOk;

@@ -55,15 +55,17 @@ double weight(const Combo& c, const Rules& rules) noexcept { return weight(heigh
 struct Ranks {
   std::array<std::array<std::uint8_t, 4>, kNumRanks> cards{};
   std::array<std::uint8_t, kNumRanks> n{};
+  // Each rank's cards low to high in single_order: the suits taken in the rules' order.
   Ranks(CardMask hand, const Rules& rules) noexcept {
+    std::array<int, kNumSuits> suit_at{};
+    for (int s = 0; s < kNumSuits; ++s) suit_at[rules.suit_rank[static_cast<std::size_t>(s)]] = s;
     for (int r = 0; r < kNumRanks; ++r) {
+      const unsigned held = static_cast<unsigned>(hand >> (r * 4) & 0xF);
+      if (!held) continue;
       auto& row = cards[static_cast<std::size_t>(r)];
       auto& k = n[static_cast<std::size_t>(r)];
-      for (int s = 0; s < kNumSuits; ++s)
-        if (hand >> make_card(r, s) & 1) row[k++] = static_cast<std::uint8_t>(make_card(r, s));
-      std::sort(row.begin(), row.begin() + k, [&](int a, int b) {
-        return single_order(a, rules) < single_order(b, rules);
-      });
+      for (const int s : suit_at)
+        if (held >> s & 1) row[k++] = static_cast<std::uint8_t>(make_card(r, s));
     }
   }
 };

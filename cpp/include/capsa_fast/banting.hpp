@@ -42,7 +42,11 @@ const char* code_name(Code c) noexcept;
 // A five-rank run, named by the poker rank index (0 = 2 .. 12 = A) it starts from when
 // read upward: 0 is 23456, 12 is A2345, 9 is JQKA2. There are 13 such runs.
 inline constexpr int kNumRuns = 13;
-std::uint16_t run_mask(int start) noexcept;  // bit r set for each rank index r in the run
+// Bit r set for each rank index r in the run of five ranks from `start` (0..12, wrapping).
+inline std::uint16_t run_mask(int start) noexcept {
+  const unsigned m = 0x1Fu << start;
+  return static_cast<std::uint16_t>((m | m >> 13) & 0x1FFFu);
+}
 
 struct Rules {
   // suit_rank[suit id] = position of that suit, 0 = lowest (default d < c < h < s).
