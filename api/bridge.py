@@ -211,7 +211,9 @@ class WsgiBridge:
     def _call_wsgi(self, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
         started: list[Any] = []
 
-        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        def start_response(
+            status: str, headers: list[tuple[str, str]], exc_info: Any = None
+        ) -> Any:
             if exc_info is not None and started:
                 raise exc_info[1].with_traceback(exc_info[2])
             started[:] = [status, headers]

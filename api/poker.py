@@ -75,6 +75,7 @@ def _read_batch(body: bytes) -> tuple[np.ndarray, np.ndarray]:
     # Issues past those kept still count, so the detail says how many (or "more than").
     errors.total = max(errors.total, total)
     errors.raise_if_any()
+    assert cards is not None and counts is not None  # read: no syntax error, no issue
     return cards, counts
 
 
@@ -106,9 +107,7 @@ def evaluate_batch(body: tuple[np.ndarray, np.ndarray]) -> Response:
             strengths[rows] = poker.evaluate_batch(cards[rows, :size], validate=False)
     # The answer is written in C++ too: 200,000 JSON values from Python would cost more than
     # evaluating the hands.
-    return Response(
-        _core.write_batch_response(strengths), status=200, mimetype="application/json"
-    )
+    return Response(_core.write_batch_response(strengths), status=200, mimetype="application/json")
 
 
 @bp.json_post(

@@ -13,9 +13,9 @@ from typing import Annotated, Any, Literal
 
 from capsa_fast import poker
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
-from pydantic_core import PydanticCustomError
 from pydantic.config import JsonDict
 from pydantic.json_schema import SkipJsonSchema
+from pydantic_core import PydanticCustomError
 
 HAND_SIZES = (3, 5, 6, 7)
 BOARD_SIZE = 5
@@ -75,6 +75,16 @@ def _card(value: Any) -> str | int:
     raise PydanticCustomError("card_type", CARD_TYPE_MESSAGE, {"got": _json_name(value)})
 
 
+# A card in a response: always its canonical spelling.
+CardText = Annotated[
+    str,
+    Field(
+        json_schema_extra={"pattern": CARD_PATTERN},
+        description="A card in its canonical spelling, e.g. 'Ts'.",
+        examples=["As", "Th"],
+    ),
+]
+
 # A card in a request: a string or an integer id (API.md: "Cards in any request may be
 # strings or integer ids 0..51"). Responses always spell cards out (CardText).
 Card = Annotated[
@@ -89,16 +99,6 @@ Card = Annotated[
             "description": CARD_DESCRIPTION,
             "examples": ["As", "10h", "3♦", 51],
         },
-        mode="validation",
-    ),
-    WithJsonSchema(
-        {
-            "type": "string",
-            "pattern": CARD_PATTERN,
-            "description": "A card in its canonical spelling, e.g. 'Ts'.",
-            "examples": ["As", "Th"],
-        },
-        mode="serialization",
     ),
 ]
 Category = Annotated[
@@ -146,7 +146,7 @@ class EvaluateResponse(ResponseModel):
         description="Human-readable name, e.g. 'Pair of queens'; Indonesian ('Pasangan Q') "
         "with Accept-Language: id."
     )
-    best: list[Card] = Field(
+    best: list[CardText] = Field(
         description="The best five cards (all three for a 3-card hand), canonical spelling."
     )
 
@@ -182,7 +182,7 @@ class ShowdownRequest(RequestModel):
 
 
 class ShowdownPlayer(ResponseModel):
-    best: list[Card] = Field(description="The player's best five of board + hole cards.")
+    best: list[CardText] = Field(description="The player's best five of board + hole cards.")
     category: Category
     strength: Strength
     label: str = Field(description="Human-readable name, in the response's Content-Language.")

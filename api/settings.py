@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from contextvars import ContextVar
 from typing import Any, ClassVar, Self
 
 from pydantic import Field, PositiveFloat, PositiveInt, ValidationError
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from api.schemas import DEFAULT_MAX_BATCH_HANDS
 
@@ -32,10 +33,26 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+# False while settings are built from an explicit mapping instead of the environment.
+_READ_ENVIRONMENT: ContextVar[bool] = ContextVar("capsa_fast_read_environment", default=True)
+
+
 class _EnvSettings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix=ENV_PREFIX, extra="ignore", frozen=True, validate_default=True
     )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # The environment only (no .env or secrets files), unless a mapping replaces it.
+        return (init_settings, env_settings) if _READ_ENVIRONMENT.get() else (init_settings,)
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> Self:
@@ -46,16 +63,16 @@ class _EnvSettings(BaseSettings):
             for name in cls.model_fields
             if environ is not None and cls.variable(name) in environ
         }
+        token = _READ_ENVIRONMENT.set(environ is None)
         try:
-            if environ is None:
-                return cls()
-            # An explicit mapping replaces the environment (tests, embedding programs).
-            return cls.model_validate(values)
+            return cls(**values)
         except ValidationError as exc:
             error = exc.errors(include_url=False)[0]
             field = str(error["loc"][0]) if error["loc"] else "?"
             given = error.get("input")
             raise ValueError(f"{cls.variable(field)}: {error['msg']} (got {given!r})") from None
+        finally:
+            _READ_ENVIRONMENT.reset(token)
 
     @classmethod
     def variable(cls, name: str) -> str:
@@ -185,7 +202,8 @@ class ServerSettings(_EnvSettings):
 
 
 def defaults() -> dict[str, Any]:
-    return AppSettings.model_validate({}).config()
+    """Every app setting's default, as config entries."""
+    return AppSettings.from_environment({}).config()
 
 
 def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]:

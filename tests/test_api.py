@@ -285,7 +285,10 @@ def test_wrong_card_count_is_422_naming_the_count(api_client: FlaskClient, count
 @pytest.mark.parametrize(
     ("body", "fields"),
     [
-        ({"cards": [1.0, True, None, {}, []]}, ["cards/0", "cards/1", "cards/2", "cards/3", "cards/4"]),
+        (
+            {"cards": [1.0, True, None, {}, []]},
+            ["cards/0", "cards/1", "cards/2", "cards/3", "cards/4"],
+        ),
         ({"cards": "Ah Kh Qh Jh Th"}, ["cards"]),
         ({"cards": 5}, ["cards"]),
         ({"cards": ["Ah", "Kh", None]}, ["cards/2"]),
