@@ -236,6 +236,7 @@ def susun_score_tables(
     dragon: npt.NDArray[np.bool_],
     rules: SusunRules,
 ) -> npt.NDArray[np.int32]: ...
+
 _TablePlayer = (
     tuple[list[int], list[int], bool, bool] | tuple[list[int], list[int], bool, bool, str | None]
 )
