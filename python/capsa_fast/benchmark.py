@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import functools
 import gc
 import os
 import platform
@@ -52,6 +53,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from importlib import metadata
+from typing import Any
 
 import numpy as np
 
@@ -327,7 +329,7 @@ def run(
     *,
     quick: bool = False,
     batch_only: bool = False,
-    external: Sequence[str] = (),
+    external_paths: Sequence[str] = (),
     seed: int = 20240501,
     say: Callable[..., object] = print,
     step: Callable[[int, int], object] | None = None,
@@ -335,7 +337,7 @@ def run(
     """Measure everything the module docstring lists; ``say`` gets the text report as it
     goes, ``step(done, total)`` the progress through the phases. Returns every figure."""
     args = argparse.Namespace(
-        quick=quick, batch_only=batch_only, external=list(external), seed=seed
+        quick=quick, batch_only=batch_only, external=list(external_paths), seed=seed
     )
     phases = 2 if batch_only else 6
     done = 0
@@ -349,11 +351,13 @@ def run(
     if args.quick:
         batch_n, batch_repeats = 200_000, 5
         per_hand_n, per_hand_repeats, target_s = 20_000, 3, 0.02
-        import_repeats, scaling_sizes, scaling_repeats = 3, (250_000, 1_000_000), 5
+        scaling_sizes: tuple[int, ...] = (250_000, 1_000_000)
+        import_repeats, scaling_repeats = 3, 5
     else:
         batch_n, batch_repeats = 4_000_000, 15
         per_hand_n, per_hand_repeats, target_s = 200_000, 7, 0.25
-        import_repeats, scaling_sizes, scaling_repeats = 9, (250_000, 1_000_000, 4_000_000), 11
+        scaling_sizes = (250_000, 1_000_000, 4_000_000)
+        import_repeats, scaling_repeats = 9, 11
     externals = [External(path) for path in args.external]
     paths = capsa_fast.poker.batch_paths()
     default_path = capsa_fast.poker.batch_path()
@@ -404,18 +408,19 @@ def run(
             runs.append(
                 BatchRun(
                     f"{external.name} (external, batch)",
-                    lambda e=external, b=batch: e.evaluate(b),
+                    functools.partial(external.evaluate, batch),
                     external=i == 0,
                 )
             )
         runs += [
-            BatchRun("capsa_fast evaluate_batch", lambda b=batch: evaluate_batch(b)),
+            BatchRun("capsa_fast evaluate_batch", functools.partial(evaluate_batch, batch)),
             BatchRun(
                 "capsa_fast evaluate_batch validate=False",
-                lambda b=batch: evaluate_batch(b, validate=False),
+                functools.partial(evaluate_batch, batch, validate=False),
             ),
             BatchRun(
-                "capsa_fast evaluate_batch threads=2", lambda b=batch: evaluate_batch(b, threads=2)
+                "capsa_fast evaluate_batch threads=2",
+                functools.partial(evaluate_batch, batch, threads=2),
             ),
         ]
         for path in paths:
@@ -423,14 +428,14 @@ def run(
                 runs.append(
                     BatchRun(
                         f"capsa_fast evaluate_batch path={path}",
-                        lambda b=batch: evaluate_batch(b),
+                        functools.partial(evaluate_batch, batch),
                         path=path,
                     )
                 )
                 runs.append(
                     BatchRun(
                         f"capsa_fast evaluate_batch path={path} validate=False",
-                        lambda b=batch: evaluate_batch(b, validate=False),
+                        functools.partial(evaluate_batch, batch, validate=False),
                         path=path,
                     )
                 )
@@ -439,7 +444,7 @@ def run(
         if args.batch_only:
             continue
 
-        per_hand = {"repeats": per_hand_repeats, "target_s": target_s}
+        per_hand: dict[str, Any] = {"repeats": per_hand_repeats, "target_s": target_s}
         rows.append(
             measure_per_hand(
                 "capsa_fast evaluate (per hand)",
@@ -452,7 +457,7 @@ def run(
         )
 
         try:
-            import phevaluator
+            import phevaluator  # type: ignore[import-untyped]
             from phevaluator import _pheval  # the native functions its wrappers call
         except ImportError:
             say("phevaluator not installed: no baseline column")
@@ -494,7 +499,7 @@ def run(
             )
 
         try:
-            import eval7
+            import eval7  # type: ignore[import-untyped]
         except ImportError:
             say("eval7 not installed: skipped")
         else:
@@ -512,7 +517,7 @@ def run(
             )
 
         try:
-            import treys
+            import treys  # type: ignore[import-untyped]
         except ImportError:
             say("treys not installed: skipped")
         else:

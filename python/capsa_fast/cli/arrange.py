@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from ..susun.rules import PRESETS
@@ -49,7 +51,7 @@ def command(
         check = susun.check(found.top, found.middle, found.bottom, rules, lang=lang)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "row": row.name,
             "cards": format_cards(list(cards_of)),

@@ -73,7 +73,7 @@ def command(
         result = benchmark.run(
             quick=quick,
             batch_only=batch_only,
-            external=external,
+            external_paths=external,
             seed=seed,
             say=say,
             step=lambda done, _total: advance(done),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -31,7 +32,7 @@ def command(hands: tuple[str, ...], lang: str, as_json: bool) -> None:
     texts = list(hands) or [line for line in sys.stdin.read().splitlines() if line.strip()]
     if not texts:
         raise click.UsageError("give at least one hand")
-    results = []
+    results: list[dict[str, Any]] = []
     for index, text in enumerate(texts):
         try:
             cards = parse_cards(text.replace(",", " "))

@@ -142,8 +142,9 @@ def command(
             else:
                 out.print(f"[bold]Round {game.round}[/bold], code {game.code}. {HELP_TEXT}")
             while not game.over:
-                if game.turn != 0:
-                    show_move(game.bot_play(game.turn, levels[game.turn - 1]))
+                turn = game.turn
+                if turn is not None and turn != 0:
+                    show_move(game.bot_play(turn, levels[turn - 1]))
                     continue
                 show_turn()
                 line = _read("Your move:", as_json)
