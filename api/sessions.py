@@ -139,8 +139,8 @@ def seat_routes(bp: Blueprint, kind: type[SessionRecord]) -> None:
     @bp.before_request
     def _authenticate() -> None:
         game_id = (request.view_args or {}).get("game_id")
-        if game_id is None:
-            return
+        if game_id is None or request.method == "OPTIONS":
+            return  # a CORS preflight carries no token; the request that follows does
         token = bearer_token()
         record = current_store().load(game_id, kind)
         if record is None:
