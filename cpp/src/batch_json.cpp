@@ -106,6 +106,27 @@ class Reader {
   const Options& options_;
   Result& result_;
   bool card_checks_ = true;  // off once more card issues were seen than are kept
+  std::vector<Issue> pending_;  // the current hand's card issues (reused between hands)
+  std::string token_;           // the current card string (reused)
+
+  // A card string without escapes or non-ASCII bytes, the usual case ("As", "10h"): read
+  // in place. Returns false (p_ unchanged) when the string needs the full reader.
+  bool read_plain_token(std::string_view& token) {
+    const char* start = p_ + 1;
+    const char* q = start;
+    const char* stop = end_ - start > 17 ? start + 17 : end_;
+    while (q < stop) {
+      const auto c = static_cast<unsigned char>(*q);
+      if (c == '"') {
+        token = std::string_view(start, static_cast<std::size_t>(q - start));
+        p_ = q + 1;
+        return true;
+      }
+      if (c == '\\' || c < 0x20 || c >= 0x80) return false;
+      ++q;
+    }
+    return false;
+  }
 
   [[noreturn]] void fail(const char* what) { throw SyntaxError{p_, what}; }
 
@@ -445,10 +466,8 @@ class Reader {
     const bool keep = row < options_.max_hands;
     std::uint8_t ids[16];
     std::uint64_t mask = 0;
-    Issue pending[16];
-    std::size_t pending_count = 0;
+    pending_.clear();
     std::size_t count = 0;
-    std::string token;
     skip_space();
     if (peek() == ']') {
       ++p_;
@@ -460,11 +479,18 @@ class Reader {
         const char c = peek();
         int id = -1;
         if (c == '"') {
-          token.clear();
-          const std::size_t length = read_string(&token, kMaxTokenBytes);
+          std::string_view token;
+          std::size_t length = 0;
+          if (read_plain_token(token)) {
+            length = token.size();
+          } else {
+            token_.clear();
+            length = read_string(&token_, kMaxTokenBytes);
+            token = token_;
+          }
           if (check) {
             id = length <= kMaxCardTokenBytes ? parse_card(token) : -1;
-            if (id < 0) pending[pending_count++] = {card_path(row, index), bad_card_message(token)};
+            if (id < 0) pending_.push_back({card_path(row, index), bad_card_message(token)});
           }
         } else if (c == '-' || (c >= '0' && c <= '9')) {
           const char* start = p_;
@@ -483,9 +509,9 @@ class Reader {
             if (value >= 0 && value < kDeckSize) {
               id = value;
             } else {
-              pending[pending_count++] = {
+              pending_.push_back({
                   card_path(row, index),
-                  "not a card id: " + printable_token(text) + " (ids run from 0 = 2c to 51 = As)"};
+                  "not a card id: " + printable_token(text) + " (ids run from 0 = 2c to 51 = As)"});
             }
           }
         } else {
@@ -504,9 +530,9 @@ class Reader {
             if (mask & bit) {
               std::size_t first = 0;
               while (ids[first] != id) ++first;
-              pending[pending_count++] = {card_path(row, index),
-                                          "Duplicate card " + format_card(id) + " (also at " +
-                                              card_path(row, first) + ")."};
+              pending_.push_back({card_path(row, index), "Duplicate card " + format_card(id) +
+                                                             " (also at " + card_path(row, first) +
+                                                             ")."});
             } else {
               mask |= bit;
               ids[index] = static_cast<std::uint8_t>(id);
@@ -529,8 +555,7 @@ class Reader {
       if (card_checks_)
         card_issue("hands/" + std::to_string(row), count_message(options_.sizes, count));
     } else {
-      for (std::size_t k = 0; k < pending_count; ++k)
-        card_issue(std::move(pending[k].field), std::move(pending[k].message));
+      for (auto& issue : pending_) card_issue(std::move(issue.field), std::move(issue.message));
     }
     if (result_.shape_total == 0 && result_.card_total == 0) {
       const std::size_t at = result_.cards.size();
@@ -597,11 +622,19 @@ std::string write_response(const std::int32_t* strengths, std::size_t n) {
     out.append(digits, static_cast<std::size_t>(done.ptr - digits));
   }
   out += kMiddle;
+  // Each category's quoted name once; a strength's category is the last start at or below.
+  std::string quoted[9];
+  int starts[10];
+  for (int c = 0; c < 9; ++c) {
+    quoted[c] = std::string("\"") + poker::category_name(static_cast<poker::Category>(c)) + "\"";
+    starts[c] = poker::category_start(c);
+  }
+  starts[9] = poker::kMaxStrength + 1;
   for (std::size_t i = 0; i < n; ++i) {
     if (i > 0) out += ',';
-    out += '"';
-    out += poker::category_name(poker::category_of(static_cast<poker::Strength>(strengths[i])));
-    out += '"';
+    int c = 0;
+    while (strengths[i] >= starts[c + 1]) ++c;
+    out += quoted[c];
   }
   out += kTail;
   return out;
