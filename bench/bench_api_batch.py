@@ -94,9 +94,11 @@ def main() -> None:
         server_args = argparse.Namespace(
             workers=None, gunicorn_config="python:api.gunicorn_conf", server_args="", env=[]
         )
-        with tempfile.TemporaryDirectory(prefix="capsa-batch-") as folder:
-            with load.gunicorn_server(server_args, folder) as (target, _process):
-                measure(over_http(target.host, target.port), args, "over HTTP to `make run`")
+        with (
+            tempfile.TemporaryDirectory(prefix="capsa-batch-") as folder,
+            load.gunicorn_server(server_args, folder) as (target, _process),
+        ):
+            measure(over_http(target.host, target.port), args, "over HTTP to `make run`")
 
 
 if __name__ == "__main__":

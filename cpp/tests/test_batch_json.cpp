@@ -23,7 +23,7 @@ static bool has_issue(const std::vector<batch_json::Issue>& issues, std::string_
 int main() {
   // A good body: strings in any spelling, escapes, integer ids; rows padded to the width.
   {
-    const auto r = read(R"( {"hands": [["As","Kd","\u0051h"], [0, 1, 2, 3, "10\u2660", -0, 51]] } )");
+    const auto r = read(R"( {"hands": [["As","Kd","\u0051h"], [-0, 1, 2, 3, "10\u2660", 4, 51]] } )");
     CHECK(r.syntax_error.empty());
     CHECK_EQ(r.shape_total, 0u);
     CHECK_EQ(r.card_total, 0u);
@@ -36,6 +36,7 @@ int main() {
     CHECK_EQ(r.cards[1], 45);
     CHECK_EQ(r.cards[2], 42);  // Qh
     CHECK_EQ(r.cards[3], 0);   // padding
+    CHECK_EQ(r.cards[7 + 0], 0);   // -0 is the id 0
     CHECK_EQ(r.cards[7 + 4], 35);  // 10 of spades
     CHECK_EQ(r.cards[7 + 6], 51);
   }
@@ -100,8 +101,10 @@ int main() {
     const std::string long_token(5000, 'x');
     const auto r = read("{\"hands\": [[\"" + long_token + "\", \"2c\", \"" +
                         std::string(30, '9') + "\"]]}");
-    CHECK_EQ(r.card_total, 1u);
-    CHECK(r.card_issues[0].message.size() < 200);
+    CHECK_EQ(r.card_total, 2u);  // the long string and the string of 30 nines
+    CHECK(has_issue(r.card_issues, "hands/0/0", "not a card"));
+    CHECK(has_issue(r.card_issues, "hands/0/2", "not a card"));
+    for (const auto& issue : r.card_issues) CHECK(issue.message.size() < 200);
     const auto big = read("{\"hands\": [[" + std::string(3000, '9') + ", 1, 2]]}");
     CHECK(big.card_issues.size() == 1 && big.card_issues[0].message.size() < 200);
   }
