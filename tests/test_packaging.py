@@ -58,8 +58,10 @@ def _source_files(folder: Path, inside: str) -> set[str]:
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(REPO), "--no-build-isolation", "--no-deps"]
-        + ["--no-index", "-q", "-w", str(out)],
+        [
+            *(sys.executable, "-m", "pip", "wheel", str(REPO)),
+            *("--no-build-isolation", "--no-deps", "--no-index", "-q", "-w", str(out)),
+        ],
         check=True,
         cwd=REPO,
         timeout=WHEEL_BUILD_SECONDS,
