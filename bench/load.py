@@ -20,10 +20,11 @@ api/schemas.py) of 7-card hands; their latencies are reported on a line of their
 left out of the totals, so the table shows whether they starve the other routes.
 
 A latency runs from sending the request (from connecting, when the server had closed the
-previous connection) to the last byte of the answer. Requests that start in the ``--seconds`` window after ``--warmup`` seconds are
-counted; req/s is their number over the window. Request bodies are made before the clock
-starts. Client and server share the machine: the report gives the CPU each used, and on 2
-cores the client's share is capacity the server did not have.
+previous connection) to the last byte of the answer. Requests that start in the
+``--seconds`` window after ``--warmup`` seconds are counted; req/s is their number over the
+window. Request bodies are made before the clock starts. Client and server share the
+machine: the report gives the CPU each used, and on 2 cores the client's share is capacity
+the server did not have.
 
 Unless ``--url`` names a running server, the script starts the production server itself,
 as ``make run`` does (``gunicorn -c python:api.gunicorn_conf``: uvicorn workers, one per core,
