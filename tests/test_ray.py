@@ -11,10 +11,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from capsa_fast import _ray
+from capsa_fast import _ray, cli
 from capsa_fast.banting import sim
 from capsa_fast.susun import Rules as SusunRules
 from capsa_fast.susun import gen_ev_model, tournament
+from click.testing import CliRunner
 
 # Each test, with the start of the session's local Ray in the first one and its shutdown in
 # the last, is bounded: a Ray that hangs fails the run after this many seconds (the thread
@@ -56,19 +57,11 @@ def test_tournament_on_ray_equals_the_local_run(local_ray: Any) -> None:
     strategies = ["ev", "percentile", "naive"]
     seen: list[int] = []
     on_ray = tournament.play(
-        2000,
-        4,
-        strategies,
-        rules,
-        seed=5,
-        threads=1,
-        ray="local",
-        chunk=300,
-        progress=lambda d, t, s: seen.append(d),
+        2000, 4, strategies, rules, seed=5, threads=1, progress=seen.append, chunk=300, ray="local"
     )
     local = tournament.play(2000, 4, strategies, rules, seed=5, threads=2)
     assert np.array_equal(on_ray[0], local[0]) and np.array_equal(on_ray[1], local[1])
-    assert seen[-1] == 2000 and len(seen) == 7
+    assert seen == [300, 600, 900, 1200, 1500, 1800, 2000]
 
 
 def test_model_counts_on_ray_equal_the_local_run(local_ray: Any) -> None:
@@ -88,17 +81,32 @@ def test_model_counts_on_ray_equal_the_local_run(local_ray: Any) -> None:
     assert int(first.sum()) <= 3 * len(hands)
 
 
-def test_tournament_command_line_with_ray(
-    local_ray: Any, capsys: pytest.CaptureFixture[str]
-) -> None:
-    def run(*extra: str) -> list[str]:
-        tournament.main(
-            ["--tables", "1500", "--strategies", "percentile,naive", "--seed", "2", *extra]
-        )
-        lines = capsys.readouterr().out.splitlines()
-        return [line for line in lines[1:] if line.strip()]  # the first line has the time
+def test_tournament_command_line_with_ray(local_ray: Any) -> None:
+    def run(*extra: str) -> dict[str, Any]:
+        args = ["tournament", "--tables", "1500", "--strategies", "percentile,naive", "--json"]
+        result = CliRunner().invoke(cli.main, [*args, *extra])
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        del data["seconds"]
+        return data
 
-    assert run("--ray", "--chunk", "400") == run()
+    on_ray = run("--ray", "--chunk", "400")
+    assert on_ray == run() and on_ray["tables"] == 1500
+
+
+def test_command_line_ray_option_takes_an_address(
+    local_ray: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[tuple[str, int | None]] = []
+    monkeypatch.setattr(
+        _ray, "connect", lambda address, cpus=None: seen.append((address, cpus)) or local_ray
+    )
+    args = ["sim", "--games", "200", "--json", "--workers", "2"]
+    assert CliRunner().invoke(cli.main, [*args, "--ray", "auto"]).exit_code == 0
+    # a bare --ray before another option is the local Ray, with --workers CPUs
+    assert CliRunner().invoke(cli.main, ["sim", "--ray", "--games", "200", "--json"]).exit_code == 0
+    # the command starts or joins Ray (a local one with --workers CPUs), then the run joins it
+    assert seen == [("auto", 2), ("auto", None), ("local", None), ("local", None)]
 
 
 def test_without_ray_the_message_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,14 +2,16 @@
 
 Deals random 4-player tables from a seed, arranges every hand with a baseline strategy
 (``percentile``, then optionally ``ev`` with the model of the previous pass), and counts
-the row keys that appear in each position. Run from the project root:
+the row keys that appear in each position:
 
-    .venv/bin/python -m capsa_fast.susun.gen_ev_model --tables 100000 --iterations 2
+    python -m capsa_fast.susun.gen_ev_model --out DIR --tables 100000 --iterations 2
 
-It writes ``python/capsa_fast/susun/data/ev_tiebreak.npz`` (rows ordered with the suit
-tiebreak, baseline under ``capsa-susun``) and ``ev_plain.npz`` (without it, under
-``classic``). The counts depend only on how opponents arrange, so they serve every rule
-set with the same tiebreak; the bonus values are applied when the model is loaded.
+It writes ``DIR/ev_tiebreak.npz`` (rows ordered with the suit tiebreak, baseline under
+``capsa-susun``) and ``DIR/ev_plain.npz`` (without it, under ``classic``), never into the
+installed package; to replace the shipped model of a checkout, give
+``--out python/capsa_fast/susun/data``. The counts depend only on how opponents arrange,
+so they serve every rule set with the same tiebreak; the bonus values are applied when the
+model is loaded.
 
 ``--ray [ADDRESS]`` counts chunks of ``--chunk`` hands as tasks on a Ray cluster (a local one
 without an address); the counts are sums, so they equal the single-machine run's.
@@ -18,8 +20,9 @@ without an address); the counts are sums, so they equal the single-machine run's
 from __future__ import annotations
 
 import argparse
-import sys
+import os
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -50,18 +53,21 @@ def count_rows(
     hands as Ray tasks (see :mod:`capsa_fast._ray`); the sum is the same."""
     if ray is None:
         return _count_chunk((hands, rules, strategy, threads, model_counts))
-    from ..banting.sim import ProgressBar
+    from ..cli._common import progress
 
     rules_dict = rules.to_dict()
     chunks = [
         (hands[i : i + chunk], rules_dict, strategy, 1, model_counts)
         for i in range(0, len(hands), chunk)
     ]
-    bar = ProgressBar(sys.stderr)
-    parts = _ray.run_chunks(
-        _count_chunk, chunks, ray_address=ray, progress=bar, units=lambda c: len(c[0])
-    )
-    bar.close()
+    with progress(len(hands), "hands") as advance:
+        parts = _ray.run_chunks(
+            _count_chunk,
+            chunks,
+            ray_address=ray,
+            progress=lambda done, _total, _seconds: advance(done),
+            units=lambda c: len(c[0]),
+        )
     return np.sum(parts, axis=0)
 
 
@@ -81,8 +87,11 @@ def _count_chunk(chunk: tuple[np.ndarray, Any, str, int, np.ndarray | None]) -> 
     return np.stack([np.bincount(keys[:, p], minlength=ev.NUM_KEYS) for p in range(3)])
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--out", type=Path, required=True, help="folder for ev_tiebreak.npz and ev_plain.npz"
+    )
     parser.add_argument("--tables", type=int, default=100_000)
     parser.add_argument("--iterations", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
@@ -97,12 +106,28 @@ def main() -> None:
         "cluster at ADDRESS (auto, HOST:6379, ray://HOST:10001)",
     )
     parser.add_argument("--chunk", type=int, default=50_000, help="hands per Ray task")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.chunk < 1:
         parser.error("--chunk must be >= 1")
     if args.ray is not None:
         _ray.connect(args.ray)
-    ev.DATA_DIR.mkdir(exist_ok=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    # Passes after the first arrange with `ev` built from the previous pass's counts, read
+    # from --out (not from the shipped model).
+    previous = os.environ.get("CAPSA_FAST_EV_DATA")
+    os.environ["CAPSA_FAST_EV_DATA"] = str(args.out)
+    try:
+        generate(args)
+    finally:
+        if previous is None:
+            os.environ.pop("CAPSA_FAST_EV_DATA", None)
+        else:
+            os.environ["CAPSA_FAST_EV_DATA"] = previous
+        ev.load_counts.cache_clear()
+        ev._MODELS.clear()
+
+
+def generate(args: argparse.Namespace) -> None:
     for tiebreak, preset in ((True, "capsa-susun"), (False, "classic")):
         rules = Rules.preset(preset)
         hands = deal(args.tables, args.seed)
@@ -120,7 +145,7 @@ def main() -> None:
                 model_counts=counts,
             )
             np.savez_compressed(
-                ev.data_path(tiebreak),
+                args.out / ev.data_name(tiebreak),
                 counts=counts.astype(np.uint32),
                 tables=args.tables,
                 seed=args.seed,

@@ -1,6 +1,6 @@
 """Play arrangement strategies against each other at random Capsa Susun tables.
 
-    .venv/bin/python -m capsa_fast.susun.tournament --tables 200000 --preset capsa-susun \\
+    capsa-fast tournament --tables 200000 --preset capsa-susun \\
         --strategies ev,percentile,naive --seed 1
 
 Deals ``--tables`` tables of ``--players`` hands from ``--seed`` (table t from the round-code
@@ -17,10 +17,7 @@ tables as tasks on a Ray cluster, a local one without an address) gives the same
 
 from __future__ import annotations
 
-import argparse
 import math
-import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -29,8 +26,8 @@ import numpy as np
 
 from .. import _core, _ray
 from . import ev
-from .rules import PRESETS, Rules
-from .table import LEVELS, strategy_of
+from .rules import Rules
+from .table import strategy_of
 
 
 @dataclass(frozen=True)
@@ -55,16 +52,20 @@ def play(
     rules: Rules,
     seed: int,
     threads: int,
+    progress: Callable[[int], None] | None = None,
+    chunk: int = 2000,
     ray: str | None = None,
-    chunk: int = 5000,
-    progress: Callable[[int, int, float], None] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(points [tables, players], strategy index [tables, players]): whole tables dealt,
-    arranged (a bot declares a special hand when that pays) and scored in C++. ``ray``:
-    chunks of ``chunk`` tables as Ray tasks (see :mod:`capsa_fast._ray`), same results."""
+    arranged (a bot declares a special hand when that pays) and scored in C++.
+
+    Tables are played ``chunk`` at a time, ``progress(done)`` called after each; table t is
+    dealt from (``seed``, t) whatever the chunk, so the results do not depend on it. ``ray``:
+    the chunks run as Ray tasks (``"local"`` or a cluster address, see
+    :mod:`capsa_fast._ray`), with the same results."""
     names = [strategy_of(level) for level in strategies]
-    if ray is None and progress is None:
-        return _tables((rules, players, names, seed, 0, tables, threads))
+    if chunk < 1:
+        raise ValueError(f"chunk must be >= 1, got {chunk}")
     rules_arg: Any = rules if ray is None else rules.to_dict()
     per_task = 1 if ray is not None else threads
     chunks = [
@@ -72,7 +73,12 @@ def play(
         for first in range(0, tables, chunk)
     ]
     parts = _ray.run_chunks(
-        _tables, chunks, ray_address=ray, threads=1, progress=progress, units=lambda c: c[5]
+        _tables,
+        chunks,
+        ray_address=ray,
+        threads=1,  # local chunks in order, each on `threads` C++ threads
+        progress=None if progress is None else lambda done, _total, _s: progress(done),
+        units=lambda c: c[5],
     )
     if not parts:
         return np.zeros((0, players), np.int32), np.zeros((0, players), np.int32)
@@ -113,70 +119,10 @@ def summarise(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=20_000)
-    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    parser.add_argument("--preset", default="capsa-susun", choices=sorted(PRESETS))
-    parser.add_argument("--strategies", default="ev,percentile,naive")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument(
-        "--ray",
-        nargs="?",
-        const=_ray.LOCAL,
-        default=None,
-        metavar="ADDRESS",
-        help="run chunks of tables on Ray: a local instance without an address, else the "
-        "cluster at ADDRESS (auto, HOST:6379, ray://HOST:10001)",
-    )
-    parser.add_argument("--chunk", type=int, default=5000, help="tables per Ray task")
-    args = parser.parse_args(argv)
-    if args.chunk < 1:
-        parser.error("--chunk must be >= 1")
-    strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
-    for s in strategies:
-        if s not in LEVELS and s not in LEVELS.values():
-            known = ", ".join([*LEVELS.values(), *LEVELS])
-            parser.error(f"unknown strategy {s!r} (known: {known})")
-    if len(strategies) < 2:
-        parser.error("name at least two strategies")
-    rules = Rules.preset(args.preset)
-    t0 = time.perf_counter()
-    progress = None
-    if args.ray is not None:
-        from ..banting.sim import ProgressBar
+    """``python -m capsa_fast.susun.tournament``: the same as ``capsa-fast tournament``."""
+    from ..cli.tournament import command
 
-        _ray.connect(args.ray)
-        progress = ProgressBar(sys.stderr)
-    points, seats = play(
-        args.tables,
-        args.players,
-        strategies,
-        rules,
-        args.seed,
-        args.threads,
-        ray=args.ray,
-        chunk=args.chunk,
-        progress=progress,
-    )
-    if progress is not None:
-        progress.close()
-    elapsed = time.perf_counter() - t0
-    singles, pairs = summarise(points, seats, strategies)
-    print(
-        f"{args.tables:,} tables x {args.players} players, preset {args.preset}, "
-        f"seed {args.seed}, {elapsed:.1f}s ({args.tables * args.players / elapsed:,.0f} "
-        f"hands/s)"
-    )
-    print(f"{'strategy':<12} {'hands':>10} {'mean points/hand':>18} {'95% CI':>22}")
-    for s in singles:
-        print(
-            f"{s.name:<12} {s.hands:>10,} {s.mean:>18.4f}   "
-            f"[{s.mean - s.half_width:+.4f}, {s.mean + s.half_width:+.4f}]"
-        )
-    print(f"\n{'pair':<24} {'tables':>10} {'mean difference':>16} {'95% CI':>22}")
-    for a, b, mean, hw, n in pairs:
-        print(f"{a + ' - ' + b:<24} {n:>10,} {mean:>16.4f}   [{mean - hw:+.4f}, {mean + hw:+.4f}]")
+    command.main(args=argv, prog_name="python -m capsa_fast.susun.tournament")
 
 
 if __name__ == "__main__":
