@@ -134,10 +134,11 @@ class BantingAEC(AECEnv):  # AECEnv is untyped (Any)
         self._cumulative_rewards[agent] = 0.0
         if r.over:
             self._finish()
+            self._accumulate_rewards()
         else:
-            self.rewards = {a: 0.0 for a in self.agents}
+            # self.rewards stays all zero until the round ends (only _finish sets it), so
+            # there is nothing to accumulate
             self.agent_selection = self._agent(r.turn)
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -186,7 +187,19 @@ def banting_env(
         raise ValueError(f"illegal must be 'raise' or 'terminate', got {illegal!r}")
     # No AssertOutOfBoundsWrapper: the environment itself refuses an action out of range
     # with a ValueError, and that wrapper halved the steps per second.
-    return wrappers.OrderEnforcingWrapper(env)
+    return _OrderEnforcing(env)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # untyped base (Any)
+    """PettingZoo's OrderEnforcingWrapper, with ``last()`` answered by the environment
+    inside: the inherited one reads six attributes, each through two ``__getattr__``
+    layers, which was a third of a step's time. Before reset it refuses as the wrapper
+    does for ``agent_selection``."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
 
 
 __all__ = ["PASS", "BantingAEC", "banting_env"]
