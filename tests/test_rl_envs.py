@@ -57,6 +57,17 @@ def test_pettingzoo_seed_test() -> None:
     seed_test(functools.partial(banting_env, preset="capsa-klasik", players=3), num_cycles=300)
 
 
+def test_calls_before_reset_are_refused() -> None:
+    env = banting_env()
+    with pytest.raises(AttributeError, match="before reset"):
+        env.last()
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = env.agent_selection
+    env.reset(seed=1)
+    obs, reward, terminated, truncated, info = env.last()
+    assert obs["action_mask"].any() and (reward, terminated, truncated) == (0.0, False, False)
+
+
 def random_rounds(
     env: Any, rounds: int, rng: random.Random, check: bool = True
 ) -> list[list[float]]:
