@@ -73,9 +73,11 @@ struct Ranks {
 // Cost of the cards left after the five-card combos: grouped by rank into triples (when
 // allowed), pairs and singles (a lone 2 is a low single while the 2s are demoted).
 double rest_cost(CardMask rest, const Rules& rules) noexcept {
+  // Cards held of a rank from its 4 bits (a table: without -mpopcnt the builtin is a call).
+  static constexpr std::uint8_t kCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
   double cost = 0;
   for (int r = 0; r < kNumRanks; ++r) {
-    const int k = __builtin_popcountll(rest >> (r * 4) & 0xF);
+    const int k = kCount[rest >> (r * 4) & 0xF];
     if (!k) continue;
     const int rank = k == 1 ? single_strength(r * 4, rules) >> 2 : big_two_rank(r * 4);
     const double w = weight(rank / 12.0);
@@ -129,8 +131,8 @@ void add_five(std::vector<Five>& out, const int* cs, const Rules& rules) {
 // keeps the high cards for pairs), straight flushes, flushes built from the lowest cards or
 // from cards not in pairs, full houses from the lowest triple cards and pairs, and fours
 // with the loneliest low kicker.
-std::vector<Five> five_card_options(CardMask hand, const Rules& rules) {
-  std::vector<Five> out;
+void five_card_options(CardMask hand, const Rules& rules, std::vector<Five>& out) {
+  out.clear();
   const Ranks by(hand, rules);
   const auto n = [&](int r) { return static_cast<int>(by.n[static_cast<std::size_t>(r)]); };
   const auto card = [&](int r, int i) { return static_cast<int>(by.cards[static_cast<std::size_t>(r)][static_cast<std::size_t>(i)]); };
@@ -187,13 +189,13 @@ std::vector<Five> five_card_options(CardMask hand, const Rules& rules) {
       add_five(out, four, rules);
     }
   }
-  return out;
 }
 
-}  // namespace
-
-Plan plan_hand(CardMask hand, const Rules& rules) {
-  const std::vector<Five> fives = five_card_options(hand, rules);
+// The cheapest split of the hand: none, one or two disjoint five-card options (indices
+// into fives, -1 for none) and the rest grouped by rank; returns its cost.
+double best_split(CardMask hand, const Rules& rules, std::vector<Five>& fives, int* best_i,
+                  int* best_j) {
+  five_card_options(hand, rules, fives);
   double best = rest_cost(hand, rules);
   int bi = -1, bj = -1;
   for (std::size_t i = 0; i < fives.size(); ++i) {
@@ -215,8 +217,30 @@ Plan plan_hand(CardMask hand, const Rules& rules) {
       }
     }
   }
+  *best_i = bi;
+  *best_j = bj;
+  return best;
+}
+
+// The five-card options of the hand being planned (one list per thread, reused).
+std::vector<Five>& fives_buffer() {
+  thread_local std::vector<Five> buf;
+  return buf;
+}
+
+}  // namespace
+
+double plan_cost(CardMask hand, const Rules& rules) {
+  int bi = -1, bj = -1;
+  return best_split(hand, rules, fives_buffer(), &bi, &bj);
+}
+
+Plan plan_hand(CardMask hand, const Rules& rules) {
+  std::vector<Five>& fives = fives_buffer();
+  int bi = -1, bj = -1;
   Plan plan;
-  plan.cost = best;
+  plan.cost = best_split(hand, rules, fives, &bi, &bj);
+  plan.combos.reserve(kHandSize);
   CardMask rest = hand;
   for (int k : {bi, bj}) {
     if (k < 0) continue;
@@ -381,7 +405,7 @@ struct Standard {
     for (const Combo& c : legal) {
       if (c.size != table.size && !danger) continue;  // bombs only when it matters
       if (++tried > 12) break;
-      const double gain = plan.cost - plan_hand(hand & ~c.mask(), rules).cost;
+      const double gain = plan.cost - plan_cost(hand & ~c.mask(), rules);
       if (gain > best_gain + 1e-9 || (gain > best_gain - 1e-9 && best && c.strength < best->strength)) {
         best_gain = gain;
         best = &c;
@@ -407,7 +431,7 @@ struct Standard {
     double best_cost = std::numeric_limits<double>::infinity();
     for (const Combo& c : legal) {
       if (same_size && c.size != table.size) continue;
-      const double cost = plan_hand(hand & ~c.mask(), rules).cost;
+      const double cost = plan_cost(hand & ~c.mask(), rules);
       if (cost < best_cost - 1e-9) {
         best_cost = cost;
         best = &c;

@@ -144,6 +144,8 @@ struct Plan {
   double cost = 0;  // lower is better: about the number of tricks still to win
 };
 Plan plan_hand(CardMask hand, const Rules& rules);
+// plan_hand(hand, rules).cost, without building the combos.
+double plan_cost(CardMask hand, const Rules& rules);
 
 // Many rounds played by bots, for the simulation tool. Rounds g = first .. first+count-1
 // use seeds derived from (seed, g); under previous-winner each round after the first of
