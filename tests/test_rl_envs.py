@@ -65,6 +65,7 @@ def test_calls_before_reset_are_refused() -> None:
         _ = env.agent_selection
     env.reset(seed=1)
     obs, reward, terminated, truncated, info = env.last()
+    assert info == {}
     assert obs["action_mask"].any() and (reward, terminated, truncated) == (0.0, False, False)
 
 
