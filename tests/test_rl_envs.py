@@ -64,7 +64,7 @@ def test_calls_before_reset_are_refused() -> None:
     with pytest.raises(AttributeError, match="before reset"):
         _ = env.agent_selection
     env.reset(seed=1)
-    obs, reward, terminated, truncated, info = env.last()
+    obs, reward, terminated, truncated, _info = env.last()
     assert obs["action_mask"].any() and (reward, terminated, truncated) == (0.0, False, False)
 
 
