@@ -539,8 +539,8 @@ class BoardSettler {
       }
       ka_.push_back((static_cast<std::uint32_t>((board + a_.hand[i]).evaluate()) << 11) | static_cast<std::uint32_t>(i));
     }
-    std::sort(kb_.begin(), kb_.end());
-    std::sort(ka_.begin(), ka_.end());
+    sort_by_strength(kb_);
+    sort_by_strength(ka_);
     double t_all = 0;
     std::int64_t n_all = 0;
     std::memset(c_all_, 0, sizeof c_all_);
@@ -602,10 +602,29 @@ class BoardSettler {
   }
 
  private:
+  // Keys (strength << 11 | entry) in increasing strength: std::sort for a few, else two
+  // counting passes over the 13 strength bits (7 then 6).
+  void sort_by_strength(std::vector<std::uint32_t>& keys) {
+    if (keys.size() < 96) {
+      std::sort(keys.begin(), keys.end());
+      return;
+    }
+    tmp_.resize(keys.size());
+    std::uint32_t lo[129] = {}, hi[65] = {};
+    for (std::uint32_t k : keys) {
+      ++lo[((k >> 11) & 127) + 1];
+      ++hi[(k >> 18) + 1];
+    }
+    for (int i = 0; i < 128; ++i) lo[i + 1] += lo[i];
+    for (int i = 0; i < 64; ++i) hi[i + 1] += hi[i];
+    for (std::uint32_t k : keys) tmp_[lo[(k >> 11) & 127]++] = k;
+    for (std::uint32_t k : tmp_) keys[hi[k >> 18]++] = k;
+  }
+
   const Side& a_;
   const Side& b_;
   std::vector<double> wb_;
-  std::vector<std::uint32_t> ka_, kb_;
+  std::vector<std::uint32_t> ka_, kb_, tmp_;
   double c_all_[kDeckSize], c_lo_[kDeckSize], c_le_[kDeckSize];
   std::int64_t n_card_[kDeckSize];
 };

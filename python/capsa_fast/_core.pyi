@@ -263,3 +263,34 @@ def susun_simulate_tables(
     count: int,
     threads: int = 1,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
+
+# Hold'em equity (capsa_fast/equity.hpp)
+COMBO_NAMES: tuple[str, ...]
+CLASS_NAMES: tuple[str, ...]
+COMBO_CLASS: tuple[int, ...]
+
+def parse_range(text: str) -> tuple[list[int], list[float]]: ...
+def equity(
+    players: list[str | list[int]],
+    board: CardsLike,
+    dead: CardsLike,
+    method: int,
+    samples: int,
+    target_stderr: float,
+    max_exact_work: float,
+    time_limit: float,
+    threads: int,
+    seed: int,
+) -> dict[str, object]: ...
+def equity_table(
+    villain: str | list[int],
+    board: CardsLike,
+    dead: CardsLike,
+    method: int,
+    samples: int,
+    target_stderr: float,
+    max_exact_work: float,
+    time_limit: float,
+    threads: int,
+    seed: int,
+) -> dict[str, object]: ...
