@@ -13,7 +13,18 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import access_log, banting, games, meta, poker, rate_limit, settings, susun, susun_games
+from api import (
+    access_log,
+    banting,
+    equity,
+    games,
+    meta,
+    poker,
+    rate_limit,
+    settings,
+    susun,
+    susun_games,
+)
 from api.errors import register_error_handlers
 
 __all__ = ["DEFAULT_CONFIG", "create_app"]
@@ -43,6 +54,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     app.register_blueprint(meta.bp)
     app.register_blueprint(poker.bp)
+    app.register_blueprint(equity.bp)
     app.register_blueprint(banting.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(susun.bp)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from api.equity_schemas import DEFAULT_EQUITY_MAX_SAMPLES
 from api.schemas import DEFAULT_MAX_BATCH_HANDS
 
 ENV_PREFIX = "CAPSA_FAST_"
@@ -44,6 +45,14 @@ def parse_count(text: str) -> int:
     return value
 
 
+def parse_positive_float(text: str) -> float:
+    """A number above 0 (seconds, counts written as 2e8)."""
+    value = float(text.strip().replace("_", ""))
+    if not value > 0 or value == float("inf"):
+        raise ValueError(f"expected a number above 0, got {text!r}")
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class Setting:
     key: str  # in app.config
@@ -71,6 +80,36 @@ SETTINGS: tuple[Setting, ...] = (
         parse_positive_int,
         DEFAULT_MAX_BATCH_HANDS,
         "Most hands in one /v1/evaluate/batch request; more get 422.",
+    ),
+    Setting(
+        "EQUITY_TIME_LIMIT",
+        "EQUITY_TIME_LIMIT",
+        parse_positive_float,
+        1.0,
+        "Seconds one /v1/poker/equity request may compute: Monte Carlo stops there, and "
+        "enumerations estimated to take longer are not started.",
+    ),
+    Setting(
+        "EQUITY_MAX_EXACT_WORK",
+        "EQUITY_MAX_EXACT_WORK",
+        parse_positive_float,
+        2e8,
+        "Most hand evaluations (about a nanosecond each) one equity enumeration may take; "
+        "larger problems use Monte Carlo, and an explicit exact=true over it gets 422.",
+    ),
+    Setting(
+        "EQUITY_MAX_SAMPLES",
+        "EQUITY_MAX_SAMPLES",
+        parse_positive_int,
+        DEFAULT_EQUITY_MAX_SAMPLES,
+        "Most Monte Carlo draws in one equity request (an explicit larger samples: 422).",
+    ),
+    Setting(
+        "EQUITY_THREADS",
+        "EQUITY_THREADS",
+        parse_positive_int,
+        1,
+        "Threads one equity request uses (the workers already share the cores).",
     ),
     Setting(
         "GAMES_DB",

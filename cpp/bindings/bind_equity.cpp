@@ -36,7 +36,7 @@ equity::Range range_from(py::handle player, std::size_t index) {
 
 equity::Options options_from(int method, std::uint64_t samples, double target_stderr,
                              double max_exact_work, double time_limit, int threads,
-                             std::uint64_t seed) {
+                             std::uint64_t seed, double exact_work_cap) {
   if (method < 0 || method > 2) throw std::invalid_argument("method is 0 (auto), 1 (exact) or 2 (Monte Carlo)");
   equity::Options o;
   o.method = static_cast<equity::Method>(method);
@@ -48,16 +48,17 @@ equity::Options options_from(int method, std::uint64_t samples, double target_st
   if (threads < 1) throw std::invalid_argument("threads must be at least 1");
   o.threads = threads;
   o.seed = seed;
+  o.exact_work_cap = exact_work_cap;
   return o;
 }
 
 py::dict equity_call(const py::list& players, py::handle board, py::handle dead, int method,
                      std::uint64_t samples, double target_stderr, double max_exact_work,
-                     double time_limit, int threads, std::uint64_t seed) {
+                     double time_limit, int threads, std::uint64_t seed, double exact_work_cap) {
   std::vector<equity::Range> ranges;
   for (std::size_t i = 0; i < players.size(); ++i) ranges.push_back(range_from(players[i], i));
   const std::vector<int> b = cards_from(board), d = cards_from(dead);
-  const equity::Options o = options_from(method, samples, target_stderr, max_exact_work, time_limit, threads, seed);
+  const equity::Options o = options_from(method, samples, target_stderr, max_exact_work, time_limit, threads, seed, exact_work_cap);
   equity::Result r;
   {
     py::gil_scoped_release release;
@@ -78,10 +79,10 @@ py::dict equity_call(const py::list& players, py::handle board, py::handle dead,
 
 py::dict table_call(py::handle villain, py::handle board, py::handle dead, int method,
                     std::uint64_t samples, double target_stderr, double max_exact_work,
-                    double time_limit, int threads, std::uint64_t seed) {
+                    double time_limit, int threads, std::uint64_t seed, double exact_work_cap) {
   const equity::Range range = range_from(villain, 1);
   const std::vector<int> b = cards_from(board), d = cards_from(dead);
-  const equity::Options o = options_from(method, samples, target_stderr, max_exact_work, time_limit, threads, seed);
+  const equity::Options o = options_from(method, samples, target_stderr, max_exact_work, time_limit, threads, seed, exact_work_cap);
   equity::TableResult r;
   {
     py::gil_scoped_release release;
@@ -106,10 +107,10 @@ py::dict table_call(py::handle villain, py::handle board, py::handle dead, int m
 void bind_equity(py::module_& m) {
   m.def("equity", &equity_call, py::arg("players"), py::arg("board"), py::arg("dead"),
         py::arg("method"), py::arg("samples"), py::arg("target_stderr"), py::arg("max_exact_work"),
-        py::arg("time_limit"), py::arg("threads"), py::arg("seed"));
+        py::arg("time_limit"), py::arg("threads"), py::arg("seed"), py::arg("exact_work_cap") = 0.0);
   m.def("equity_table", &table_call, py::arg("villain"), py::arg("board"), py::arg("dead"),
         py::arg("method"), py::arg("samples"), py::arg("target_stderr"), py::arg("max_exact_work"),
-        py::arg("time_limit"), py::arg("threads"), py::arg("seed"));
+        py::arg("time_limit"), py::arg("threads"), py::arg("seed"), py::arg("exact_work_cap") = 0.0);
   m.def(
       "parse_range",
       [](const std::string& text) {

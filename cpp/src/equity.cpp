@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -1053,6 +1054,18 @@ void check_dealable(const Problem& pr) {
   }
 }
 
+void check_cap(const Options& opt, double cost) {
+  if (opt.exact_work_cap > 0 && !(cost <= opt.exact_work_cap)) {
+    if (std::isinf(cost)) {
+      throw std::invalid_argument("exact enumeration is over the limit: too many deals to list; use Monte Carlo");
+    }
+    char text[160];
+    std::snprintf(text, sizeof text, "exact enumeration needs about %.3g hand evaluations, over the limit of %.3g; use Monte Carlo",
+                  cost, opt.exact_work_cap);
+    throw std::invalid_argument(text);
+  }
+}
+
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -1074,10 +1087,12 @@ Result equity(const std::vector<Range>& players, const std::vector<int>& board,
     const double cost_boards = pr.n == 2 ? boards_cost(pr) : std::numeric_limits<double>::infinity();
     MatchupPlan plan;
     // Deals to list at most: a plan costs at least 50 evaluations a deal.
-    const double cap_d = forced ? 2e7 : std::min(2e7, std::min(budget, cost_boards) / 50);
+    const double cap_d = forced ? (opt.exact_work_cap > 0 ? std::min(2e7, opt.exact_work_cap / 50) : 2e7)
+                                : std::min(2e7, std::min(budget, cost_boards) / 50);
     const bool planned = cap_d >= 1 && plan_matchups(pr, static_cast<std::uint64_t>(cap_d), plan);
     const double cost_matchups = planned ? plan.cost : std::numeric_limits<double>::infinity();
     const double best = std::min(cost_boards, cost_matchups);
+    if (forced) check_cap(opt, best);
     if (forced || best <= budget) {
       if (planned && cost_matchups <= cost_boards) return exact_matchups(pr, plan, opt.threads);
       if (pr.n == 2) return exact_boards(pr, opt.threads);
@@ -1109,9 +1124,11 @@ TableResult equity_table(const Range& villain, const std::vector<int>& board,
     const bool forced = opt.method == Method::kExact;
     const double cost_boards = boards_cost(pr);
     MatchupPlan plan;
-    const double cap_d = forced ? 4e6 : std::min(4e6, std::min(budget, cost_boards) / 50);
+    const double cap_d = forced ? (opt.exact_work_cap > 0 ? std::min(4e6, opt.exact_work_cap / 50) : 4e6)
+                                : std::min(4e6, std::min(budget, cost_boards) / 50);
     const bool planned = cap_d >= 1 && plan_matchups(pr, static_cast<std::uint64_t>(cap_d), plan);
     const double cost_matchups = planned ? plan.cost : std::numeric_limits<double>::infinity();
+    if (forced) check_cap(opt, std::min(cost_boards, cost_matchups));
     if (forced || std::min(cost_boards, cost_matchups) <= budget) {
       if (planned && cost_matchups <= cost_boards) {
         const std::vector<Tally> tallies = settle_plan(pr, plan, opt.threads);

@@ -281,6 +281,7 @@ def equity(
     time_limit: float,
     threads: int,
     seed: int,
+    exact_work_cap: float = 0.0,
 ) -> dict[str, object]: ...
 def equity_table(
     villain: str | list[int],
@@ -293,4 +294,5 @@ def equity_table(
     time_limit: float,
     threads: int,
     seed: int,
+    exact_work_cap: float = 0.0,
 ) -> dict[str, object]: ...

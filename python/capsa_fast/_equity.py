@@ -171,6 +171,14 @@ def _common(
     )
 
 
+def _limit(exact_limit: float | None) -> float:
+    if exact_limit is None:
+        return 0.0
+    if isinstance(exact_limit, bool) or not isinstance(exact_limit, int | float) or not exact_limit > 0:
+        raise ValueError(f"exact_limit must be a positive number or None, got {exact_limit!r}")
+    return float(exact_limit)
+
+
 def equity(
     players: Sequence[Any],
     board: Any = "",
@@ -183,6 +191,7 @@ def equity(
     target_stderr: float = DEFAULT_TARGET_STDERR,
     max_exact_work: float = DEFAULT_MAX_EXACT_WORK,
     time_limit: float | None = None,
+    exact_limit: float | None = None,
 ) -> Equity:
     """Hold'em equity of 2 to 10 players, each a hand (``"AhKh"``, ``["Ah", "Kh"]``, ids) or
     a PokerStove range (``"QQ+,AKs"``, ``"A5s-A2s:0.5"``, ``"random"``; see
@@ -197,6 +206,8 @@ def equity(
     ``time_limit`` (seconds) bounds Monte Carlo and keeps longer enumerations out.
     ``threads``: None uses every core this process may use; the GIL is released.
     ``seed``: the same seed gives the same answer on any number of threads.
+    ``exact_limit``: with ``exact=True``, a ValueError instead of enumerating work
+    estimated above this many evaluations (servers use it).
     """
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise ValueError("players must be a list of hands or ranges, e.g. ['AhKh', 'QQ+,AKs']")
@@ -205,7 +216,7 @@ def equity(
     converted = [_player(p, i) for i, p in enumerate(players)]
     args = _common(samples, threads, seed, exact, target_stderr, max_exact_work, time_limit)
     out: dict[str, Any] = _core.equity(
-        converted, _cards(board, "board"), _cards(dead, "dead"), *args
+        converted, _cards(board, "board"), _cards(dead, "dead"), *args, _limit(exact_limit)
     )
     return Equity(
         equity=list(out["equity"]),
@@ -233,6 +244,7 @@ def equity_table(
     target_stderr: float = DEFAULT_TABLE_TARGET_STDERR,
     max_exact_work: float = DEFAULT_MAX_EXACT_WORK,
     time_limit: float | None = None,
+    exact_limit: float | None = None,
 ) -> EquityTable:
     """Every starting hand against ``villain`` (a range or a hand) heads-up, in one call.
 
@@ -246,7 +258,7 @@ def equity_table(
     player = _player(villain, 1)
     args = _common(samples, threads, seed, exact, target_stderr, max_exact_work, time_limit)
     out: dict[str, Any] = _core.equity_table(
-        player, _cards(board, "board"), _cards(dead, "dead"), *args
+        player, _cards(board, "board"), _cards(dead, "dead"), *args, _limit(exact_limit)
     )
     eq, win, tie, weight, err = (
         np.asarray(out[k], dtype=np.float64) for k in ("equity", "win", "tie", "weight", "stderr")

@@ -80,6 +80,8 @@ struct Options {
   // kAuto enumerates when the estimated work (hand evaluations, about 1 ns each) is at
   // most this; otherwise Monte Carlo.
   double max_exact_work = 4e8;
+  // kExact refuses (std::invalid_argument) work estimated above this; 0 = no cap.
+  double exact_work_cap = 0;
   // Monte Carlo: draws to make (boards heads-up, deals otherwise); 0 = until the largest
   // standard error of an equity is at most target_stderr, or max_samples draws.
   std::uint64_t samples = 0;
