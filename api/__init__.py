@@ -24,6 +24,7 @@ from api import (
     settings,
     susun,
     susun_games,
+    web,
 )
 from api.errors import register_error_handlers
 
@@ -59,4 +60,5 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(susun.bp)
     app.register_blueprint(susun_games.bp)
+    app.register_blueprint(web.bp)  # the web game's page (WEB.md), outside the API document
     return app
