@@ -15,12 +15,12 @@ from capsa_fast import format_cards, parse_cards, poker
 from flask import current_app
 
 from api.cards import card_ids
-from api.errors import FieldErrors
 from api.equity_schemas import (
     BOARD_SIZES,
     EquityRequest,
     EquityResponse,
 )
+from api.errors import FieldErrors
 from api.routing import ModelBlueprint
 
 bp = ModelBlueprint("equity", __name__, url_prefix="/v1", tag="poker")

@@ -76,6 +76,5 @@ class EquityResponse(ResponseModel):
     stderr: float = Field(description="Largest standard error of an equity; 0 when exact.")
     samples: int = Field(description="Monte Carlo draws; 0 when exact.")
     method: str = Field(
-        description="'matchups' or 'boards' (exact), 'monte_carlo_boards' or "
-        "'monte_carlo_deals'."
+        description="'matchups' or 'boards' (exact), 'monte_carlo_boards' or 'monte_carlo_deals'."
     )

@@ -64,7 +64,13 @@ def reference_equity(players: list[str], board: str = "", dead: str = "") -> Ref
         strengths = np.stack(
             [
                 cf.poker.evaluate_batch(
-                    np.hstack([fixed, boards, np.broadcast_to(np.array([a, b], np.uint8), (len(boards), 2))])
+                    np.hstack(
+                        [
+                            fixed,
+                            boards,
+                            np.broadcast_to(np.array([a, b], np.uint8), (len(boards), 2)),
+                        ]
+                    )
                 )
                 for a, b, _ in deal
             ]
@@ -78,5 +84,8 @@ def reference_equity(players: list[str], board: str = "", dead: str = "") -> Ref
         showdowns += len(boards)
     assert total > 0, "no deal fits"
     return Reference(
-        equity=list(share / total), win=list(win / total), tie=list(tie / total), showdowns=showdowns
+        equity=list(share / total),
+        win=list(win / total),
+        tie=list(tie / total),
+        showdowns=showdowns,
     )

@@ -237,7 +237,12 @@ def test_range_weights_and_combo_names() -> None:
     assert sorted(combos.values()) == [0.5, 0.5, 0.5, 1.0]
     assert sorted(combos) == ["AcKc", "AdKd", "AhKh", "AsKs"]
     assert {name for name, _ in cf.poker.parse_range("QQ")} == {
-        "QdQc", "QhQc", "QsQc", "QhQd", "QsQd", "QsQh"
+        "QdQc",
+        "QhQc",
+        "QsQc",
+        "QhQd",
+        "QsQd",
+        "QsQh",
     }
 
 

@@ -82,7 +82,9 @@ class EquityTable:
     def as_dict(self) -> dict[str, float]:
         """Equity by hand name, for the hands that can be dealt."""
         return {
-            h: float(e) for h, e, w in zip(self.hands, self.equity, self.weight, strict=True) if w > 0
+            h: float(e)
+            for h, e, w in zip(self.hands, self.equity, self.weight, strict=True)
+            if w > 0
         }
 
 
@@ -110,7 +112,7 @@ def _player(value: Any, index: int) -> str | list[int]:
         return value
     if isinstance(value, Sequence | np.ndarray):
         try:
-            return _core.parse_cards(value)  # type: ignore[arg-type]
+            return _core.parse_cards(value)
         except ValueError as error:
             raise ValueError(f"player {index}: {error}") from None
     raise ValueError(
@@ -156,9 +158,13 @@ def _common(
         if not isinstance(number, int | float) or isinstance(number, bool) or not number > 0:
             raise ValueError(f"{name} must be a positive number, got {number!r}")
     if time_limit is not None and (
-        not isinstance(time_limit, int | float) or isinstance(time_limit, bool) or not time_limit > 0
+        not isinstance(time_limit, int | float)
+        or isinstance(time_limit, bool)
+        or not time_limit > 0
     ):
-        raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+        raise ValueError(
+            f"time_limit must be a positive number of seconds or None, got {time_limit!r}"
+        )
     method = 2 if samples is not None or exact is False else 1 if exact else 0
     return (
         method,
@@ -174,7 +180,11 @@ def _common(
 def _limit(exact_limit: float | None) -> float:
     if exact_limit is None:
         return 0.0
-    if isinstance(exact_limit, bool) or not isinstance(exact_limit, int | float) or not exact_limit > 0:
+    if (
+        isinstance(exact_limit, bool)
+        or not isinstance(exact_limit, int | float)
+        or not exact_limit > 0
+    ):
         raise ValueError(f"exact_limit must be a positive number or None, got {exact_limit!r}")
     return float(exact_limit)
 
@@ -267,9 +277,11 @@ def equity_table(
     if by == "class":
         hands = CLASS_NAMES
         n = len(CLASS_NAMES)
-        cw = np.bincount(COMBO_CLASS, weights=weight, minlength=n)
+        cw = np.bincount(COMBO_CLASS, weights=weight, minlength=n).astype(np.float64)
         safe = np.where(cw > 0, cw, 1.0)
-        eq, win, tie = (np.bincount(COMBO_CLASS, weights=a * weight, minlength=n) / safe for a in (eq, win, tie))
+        eq, win, tie = (
+            np.bincount(COMBO_CLASS, weights=a * weight, minlength=n) / safe for a in (eq, win, tie)
+        )
         # Rows share boards, so their errors are not independent: the weighted mean of the
         # combos' errors bounds the class's.
         err = np.bincount(COMBO_CLASS, weights=err * weight, minlength=n) / safe

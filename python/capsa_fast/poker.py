@@ -18,7 +18,15 @@ import numpy.typing as npt
 
 from . import _core, _words
 from ._core import HandValue
-from ._equity import CLASS_NAMES, COMBO_NAMES, Equity, EquityTable, equity, equity_table, parse_range
+from ._equity import (
+    CLASS_NAMES,
+    COMBO_NAMES,
+    Equity,
+    EquityTable,
+    equity,
+    equity_table,
+    parse_range,
+)
 
 CATEGORIES: tuple[str, ...] = tuple(_core.CATEGORIES)
 """Category names from weakest to strongest."""
@@ -175,9 +183,9 @@ __all__ = [
     "CATEGORIES",
     "CLASS_NAMES",
     "COMBO_NAMES",
+    "MAX_STRENGTH",
     "Equity",
     "EquityTable",
-    "MAX_STRENGTH",
     "HandValue",
     "Showdown",
     "batch_path",
