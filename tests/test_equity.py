@@ -137,11 +137,14 @@ def test_hand_vs_range_matches_eval7_on_river_boards(seed: int) -> None:
         (["QQ+,AKs", "JJ-99,AQs:0.5,KQo"], ""),
         (["AsKs", "QdQc", "7h8h"], ""),
         (["TT+", "AKs,AQs", "KQs,76s"], "Ac Kd 2h"),
+        # Full ranges ("random") are dealt from the cards the others leave.
+        (["AhAd", "random", "random:0.5"], "Kc 7d 2h 5s 9c"),
+        (["QQ+,AKs:0.5", "random", "T9s,98s,87s"], "Kc 7d 2h 5s 9c"),
     ],
 )
 def test_monte_carlo_within_its_interval(players: list[str], board: str) -> None:
-    exact = cf.poker.equity(players, board, exact=True)
-    mc = cf.poker.equity(players, board, samples=40_000, seed=11)
+    exact = cf.poker.equity(players, board, dead="2c 3c", exact=True)
+    mc = cf.poker.equity(players, board, dead="2c 3c", samples=40_000, seed=11)
     assert not mc.exact and mc.samples == 40_000 and mc.stderr > 0
     for p in range(len(players)):
         assert abs(mc.equity[p] - exact.equity[p]) <= 4 * mc.stderr_each[p]

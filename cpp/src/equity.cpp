@@ -449,17 +449,25 @@ struct MatchupPlan {
 };
 
 // Returns false when there are more than `cap` deals.
-bool plan_matchups(const Problem& pr, std::uint64_t cap, MatchupPlan& plan) {
+// Also false, before listing any deal, when even the cheapest plan the deals allow (each
+// deal at its least cost, all suit-symmetric ones merged) would cost more than max_cost:
+// listing and merging millions of deals takes seconds of its own.
+bool plan_matchups(const Problem& pr, std::uint64_t cap, MatchupPlan& plan,
+                   double max_cost = std::numeric_limits<double>::infinity()) {
   const std::uint64_t count = walk_deals(pr, cap, nullptr, cap * 4 + 100000);
   if (count > cap) return false;
   if (count == 0) {
     throw std::invalid_argument("the players' ranges can never be dealt together: every deal has a card twice");
   }
+  const SuitSymmetry sym(pr);
+  const int n = pr.n;
+  const double least_deal_cost =
+      pr.need == 5 ? n * (6175.0 + 4 * 1300.0) : n * static_cast<double>(choose(pr.remaining - 2 * n, pr.need)) + 50;
+  const double perms = n <= 5 ? static_cast<double>(sym.perms.size()) : 1.0;
+  if (std::ceil(static_cast<double>(count) / perms) * least_deal_cost > max_cost) return false;
   walk_deals(pr, cap, &plan.deals, std::numeric_limits<std::uint64_t>::max());
   const std::size_t m = plan.deals.weights.size();
-  const int n = pr.n;
   plan.unique_of.resize(m);
-  const SuitSymmetry sym(pr);
   if (n <= 5 && sym.perms.size() > 1) {
     std::vector<std::pair<std::uint64_t, std::uint32_t>> keys(m);
     for (std::size_t i = 0; i < m; ++i) keys[i] = {sym.canonical(&plan.deals.combos[i * static_cast<std::size_t>(n)], n), static_cast<std::uint32_t>(i)};
@@ -606,7 +614,7 @@ class BoardSettler {
   // Keys (strength << 11 | entry) in increasing strength: std::sort for a few, else two
   // counting passes over the 13 strength bits (7 then 6).
   void sort_by_strength(std::vector<std::uint32_t>& keys) {
-    if (keys.size() < 96) {
+    if (keys.size() < 24) {
       std::sort(keys.begin(), keys.end());
       return;
     }
@@ -776,12 +784,18 @@ double ratio_stderr(double sx, double sxx, double sxz, double sz, double szz, st
 // says so or the draw target or the time limit is reached. run_block(b, draws, sums).
 template <class RunBlock, class Done>
 Sums run_monte_carlo(const Options& opt, std::uint64_t block_draws, RunBlock&& run_block, Done&& done,
-                     Clock::time_point start) {
+                     Clock::time_point start, std::uint64_t fixed_round_blocks = 1024) {
   const std::uint64_t target = opt.samples ? opt.samples : opt.max_samples;
   Sums total;
   std::uint64_t next_block = 0;
-  std::uint64_t round_blocks = 1;
-  const std::uint64_t max_round_blocks = 64;
+  // Rounds grow from 4 blocks to 64 so that a target error or the time limit is checked
+  // often at first; the schedule does not depend on the threads, so neither does the
+  // answer. A fixed number of draws without a time limit runs in rounds of
+  // fixed_round_blocks (threads are not left idle by small rounds; the blocks' sums held
+  // at once stay bounded).
+  std::uint64_t round_blocks = 4;
+  std::uint64_t max_round_blocks = 64;
+  if (opt.samples && opt.time_limit <= 0) round_blocks = max_round_blocks = fixed_round_blocks;
   for (;;) {
     const std::uint64_t start_draw = next_block * block_draws;
     if (start_draw >= target) break;
@@ -795,7 +809,7 @@ Sums run_monte_carlo(const Options& opt, std::uint64_t block_draws, RunBlock&& r
     });
     for (const Sums& s : parts) total.add(s);
     next_block += blocks;
-    round_blocks = std::min(max_round_blocks, round_blocks * 2);
+    if (round_blocks < max_round_blocks) round_blocks = std::min(max_round_blocks, round_blocks * 2);
     if (!opt.samples && done(total)) break;
     if (opt.time_limit > 0 &&
         std::chrono::duration<double>(Clock::now() - start).count() >= opt.time_limit) {
@@ -895,6 +909,20 @@ Result multiway_monte_carlo(const Problem& pr, const Options& opt, Clock::time_p
   const std::vector<int> deck = open_deck(pr);
   Hand base;
   for (int c : pr.board) base += c;
+  // Players holding every combo the deck allows, all of one weight ("random"), are dealt
+  // two cards from what the others leave, after them. Exact: however the other players'
+  // combos fall, a full range has the same number of combos left, so conditioning on
+  // the others' cards is all a full range does. The others are drawn by rejection (a deal
+  // with a card twice is drawn again from its first player), which alone would reject
+  // nearly every deal of ten random hands.
+  const auto full_combos = static_cast<std::size_t>(pr.remaining * (pr.remaining - 1) / 2);
+  std::vector<int> drawn, dealt;  // players drawn by rejection, then players dealt cards
+  for (int p = 0; p < n; ++p) {
+    const Range& r = pr.ranges[static_cast<std::size_t>(p)];
+    bool full = r.size() == full_combos;
+    for (double w : r.weights) full = full && w == r.weights[0];
+    (full ? dealt : drawn).push_back(p);
+  }
   // Layout: per player win, tie, x, xx.
   const auto run_block = [&](std::uint64_t block, std::uint64_t draws, Sums& out) {
     Rng rng(opt.seed, block);
@@ -903,17 +931,18 @@ Result multiway_monte_carlo(const Problem& pr, const Options& opt, Clock::time_p
     Hand held[kMaxPlayers];
     Strength s[kMaxPlayers];
     std::uint64_t misses = 0;
+    const auto m = static_cast<std::uint32_t>(deck.size());
     for (std::uint64_t d = 0; d < draws;) {
       std::uint64_t used = pr.board_mask | pr.dead_mask;
       bool ok = true;
-      for (int p = 0; p < n && ok; ++p) {
+      for (int p : drawn) {
         const std::uint32_t i = alias[static_cast<std::size_t>(p)].draw(rng);
-        const std::uint64_t m = masks[static_cast<std::size_t>(p)][i];
-        if (m & used) {
+        const std::uint64_t cm = masks[static_cast<std::size_t>(p)][i];
+        if (cm & used) {
           ok = false;
           break;
         }
-        used |= m;
+        used |= cm;
         held[p] = hands[static_cast<std::size_t>(p)][i];
       }
       if (!ok) {
@@ -922,8 +951,18 @@ Result multiway_monte_carlo(const Problem& pr, const Options& opt, Clock::time_p
         }
         continue;
       }
+      for (int p : dealt) {
+        Hand h;
+        for (int k = 0; k < 2;) {
+          const int c = deck[rng.below(m)];
+          if (used & bit(c)) continue;
+          used |= bit(c);
+          h += c;
+          ++k;
+        }
+        held[p] = h;
+      }
       Hand board = base;
-      const auto m = static_cast<std::uint32_t>(deck.size());
       for (int k = 0; k < pr.need;) {
         const int c = deck[rng.below(m)];
         if (used & bit(c)) continue;
@@ -1089,7 +1128,9 @@ Result equity(const std::vector<Range>& players, const std::vector<int>& board,
     // Deals to list at most: a plan costs at least 50 evaluations a deal.
     const double cap_d = forced ? (opt.exact_work_cap > 0 ? std::min(2e7, opt.exact_work_cap / 50) : 2e7)
                                 : std::min(2e7, std::min(budget, cost_boards) / 50);
-    const bool planned = cap_d >= 1 && plan_matchups(pr, static_cast<std::uint64_t>(cap_d), plan);
+    const double max_cost = forced ? (opt.exact_work_cap > 0 ? opt.exact_work_cap : std::numeric_limits<double>::infinity())
+                                   : std::min(budget, cost_boards);
+    const bool planned = cap_d >= 1 && plan_matchups(pr, static_cast<std::uint64_t>(cap_d), plan, max_cost);
     const double cost_matchups = planned ? plan.cost : std::numeric_limits<double>::infinity();
     const double best = std::min(cost_boards, cost_matchups);
     if (forced) check_cap(opt, best);
@@ -1126,7 +1167,9 @@ TableResult equity_table(const Range& villain, const std::vector<int>& board,
     MatchupPlan plan;
     const double cap_d = forced ? (opt.exact_work_cap > 0 ? std::min(4e6, opt.exact_work_cap / 50) : 4e6)
                                 : std::min(4e6, std::min(budget, cost_boards) / 50);
-    const bool planned = cap_d >= 1 && plan_matchups(pr, static_cast<std::uint64_t>(cap_d), plan);
+    const double max_cost = forced ? (opt.exact_work_cap > 0 ? opt.exact_work_cap : std::numeric_limits<double>::infinity())
+                                   : std::min(budget, cost_boards);
+    const bool planned = cap_d >= 1 && plan_matchups(pr, static_cast<std::uint64_t>(cap_d), plan, max_cost);
     const double cost_matchups = planned ? plan.cost : std::numeric_limits<double>::infinity();
     if (forced) check_cap(opt, std::min(cost_boards, cost_matchups));
     if (forced || std::min(cost_boards, cost_matchups) <= budget) {
@@ -1215,8 +1258,9 @@ TableResult equity_table(const Range& villain, const std::vector<int>& board,
       return m;
     };
     const std::uint64_t block_draws = std::clamp<std::uint64_t>(40000 / (na + b.size() + 8), 8, 1024);
+    // Each block's sums hold seven numbers per combo: rounds of at most 64 blocks.
     const Sums s = run_monte_carlo(opt, block_draws, run_block,
-                                   [&](const Sums& t) { return worst(t) <= opt.target_stderr; }, start);
+                                   [&](const Sums& t) { return worst(t) <= opt.target_stderr; }, start, 64);
     for (std::size_t i = 0; i < na; ++i) {
       const double* v = &s.v[kStats * i];
       const std::uint16_t c = a.combo[i];
