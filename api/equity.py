@@ -23,7 +23,9 @@ from api.equity_schemas import (
 from api.errors import FieldErrors
 from api.routing import ModelBlueprint
 
-bp = ModelBlueprint("equity", __name__, url_prefix="/v1", tag="poker")
+# The bulk lane: a request computes for up to EQUITY_TIME_LIMIT, so a flood of them never
+# holds the threads of the quick stateless routes.
+bp = ModelBlueprint("equity", __name__, url_prefix="/v1", tag="poker", lane="bulk")
 
 _PLAYER_PREFIX = re.compile(r"^player (\d+): ")
 

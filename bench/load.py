@@ -20,14 +20,14 @@ api/schemas.py) of 7-card hands; their latencies are reported on a line of their
 left out of the totals, so the table shows whether they starve the other routes.
 
 A latency runs from sending the request (from connecting, when the server closed the
-previous connection as gunicorn's sync workers do after every response) to the last byte of
+previous connection when the server closed it) to the last byte of
 the answer. Requests that start in the ``--seconds`` window after ``--warmup`` seconds are
 counted; req/s is their number over the window. Request bodies are made before the clock
 starts. Client and server share the machine: the report gives the CPU each used, and on 2
 cores the client's share is capacity the server did not have.
 
 Unless ``--url`` names a running server, the script starts the production server itself,
-as ``make run`` does (``gunicorn -c python:api.gunicorn_conf``: sync workers, two per core,
+as ``make run`` does (``gunicorn -c python:api.gunicorn_conf``: uvicorn workers, one per core,
 JSON access log on), on 127.0.0.1:<free port> with CAPSA_FAST_GAMES_DB on a temporary file,
 and stops it with SIGTERM at the end; ``--workers`` and ``--server-args`` change it.
 
@@ -547,7 +547,7 @@ def server_command(args: argparse.Namespace, port: int) -> list[str]:
     if args.gunicorn_config:
         command += ["-c", args.gunicorn_config]
     # Extra arguments come last so that they win over the ones above.
-    return [*command, *shlex.split(args.server_args), "api:create_app()"]
+    return [*command, *shlex.split(args.server_args), "api.asgi:create_asgi_app()"]
 
 
 def _health(target: Target) -> bool:
@@ -740,7 +740,7 @@ def parse_args() -> argparse.Namespace:
     arg(
         "--workers",
         type=int,
-        help="gunicorn --workers (default: the production config's, two per core)",
+        help="gunicorn --workers (default: the production config's, one per core)",
     )
     arg("--server-args", default="", help="extra gunicorn arguments, e.g. '--threads 4'")
     arg(

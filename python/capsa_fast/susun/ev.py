@@ -19,6 +19,7 @@ each other, and are distributed as in the simulation; opponents do not foul.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -33,8 +34,15 @@ DATA_DIR = Path(__file__).with_name("data")
 NUM_KEYS: int = _core.SUSUN_NUM_ROW_KEYS
 
 
+def data_name(suit_tiebreak: bool) -> str:
+    return "ev_tiebreak.npz" if suit_tiebreak else "ev_plain.npz"
+
+
 def data_path(suit_tiebreak: bool) -> Path:
-    return DATA_DIR / ("ev_tiebreak.npz" if suit_tiebreak else "ev_plain.npz")
+    """The shipped model's file; ``CAPSA_FAST_EV_DATA`` names another folder to read instead
+    (``gen_ev_model`` sets it for its second pass, which needs the first pass's counts)."""
+    folder = os.environ.get("CAPSA_FAST_EV_DATA")
+    return (Path(folder) if folder else DATA_DIR) / data_name(suit_tiebreak)
 
 
 @lru_cache(maxsize=2)

@@ -1,6 +1,6 @@
 """Play arrangement strategies against each other at random Capsa Susun tables.
 
-    .venv/bin/python -m capsa_fast.susun.tournament --tables 200000 --preset capsa-susun \\
+    capsa-fast tournament --tables 200000 --preset capsa-susun \\
         --strategies ev,percentile,naive --seed 1
 
 Deals ``--tables`` tables of ``--players`` hands from ``--seed`` (table t from the round-code
@@ -15,17 +15,16 @@ interval, and for each pair of strategies the mean difference per table between 
 
 from __future__ import annotations
 
-import argparse
 import math
-import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from .. import _core
 from . import ev
-from .rules import PRESETS, Rules
-from .table import LEVELS, strategy_of
+from .rules import Rules
+from .table import strategy_of
 
 
 @dataclass(frozen=True)
@@ -44,16 +43,34 @@ def mean_ci(x: np.ndarray) -> tuple[float, float]:
 
 
 def play(
-    tables: int, players: int, strategies: list[str], rules: Rules, seed: int, threads: int
+    tables: int,
+    players: int,
+    strategies: list[str],
+    rules: Rules,
+    seed: int,
+    threads: int,
+    progress: Callable[[int], None] | None = None,
+    chunk: int = 2000,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(points [tables, players], strategy index [tables, players]): whole tables dealt,
-    arranged (a bot declares a special hand when that pays) and scored in C++."""
+    arranged (a bot declares a special hand when that pays) and scored in C++.
+
+    Tables are played ``chunk`` at a time, ``progress(done)`` called after each; table t is
+    dealt from (``seed``, t) whatever the chunk, so the results do not depend on it."""
     names = [strategy_of(level) for level in strategies]
     models = [ev.ev_model(rules, players) if name == "ev" else None for name in names]
-    points, kinds = _core.susun_simulate_tables(
-        rules.core, players, names, models, seed, 0, tables, threads
-    )
-    return np.asarray(points), np.asarray(kinds)
+    points = np.empty((tables, players), dtype=np.int32)
+    kinds = np.empty((tables, players), dtype=np.int32)
+    for first in range(0, tables, chunk):
+        count = min(chunk, tables - first)
+        got_points, got_kinds = _core.susun_simulate_tables(
+            rules.core, players, names, models, seed, first, count, threads
+        )
+        points[first : first + count] = np.asarray(got_points)
+        kinds[first : first + count] = np.asarray(got_kinds)
+        if progress is not None:
+            progress(first + count)
+    return points, kinds
 
 
 def summarise(
@@ -79,40 +96,10 @@ def summarise(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=20_000)
-    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    parser.add_argument("--preset", default="capsa-susun", choices=sorted(PRESETS))
-    parser.add_argument("--strategies", default="ev,percentile,naive")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--threads", type=int, default=2)
-    args = parser.parse_args(argv)
-    strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
-    for s in strategies:
-        if s not in LEVELS and s not in LEVELS.values():
-            known = ", ".join([*LEVELS.values(), *LEVELS])
-            parser.error(f"unknown strategy {s!r} (known: {known})")
-    if len(strategies) < 2:
-        parser.error("name at least two strategies")
-    rules = Rules.preset(args.preset)
-    t0 = time.perf_counter()
-    points, seats = play(args.tables, args.players, strategies, rules, args.seed, args.threads)
-    elapsed = time.perf_counter() - t0
-    singles, pairs = summarise(points, seats, strategies)
-    print(
-        f"{args.tables:,} tables x {args.players} players, preset {args.preset}, "
-        f"seed {args.seed}, {elapsed:.1f}s ({args.tables * args.players / elapsed:,.0f} "
-        f"hands/s)"
-    )
-    print(f"{'strategy':<12} {'hands':>10} {'mean points/hand':>18} {'95% CI':>22}")
-    for s in singles:
-        print(
-            f"{s.name:<12} {s.hands:>10,} {s.mean:>18.4f}   "
-            f"[{s.mean - s.half_width:+.4f}, {s.mean + s.half_width:+.4f}]"
-        )
-    print(f"\n{'pair':<24} {'tables':>10} {'mean difference':>16} {'95% CI':>22}")
-    for a, b, mean, hw, n in pairs:
-        print(f"{a + ' - ' + b:<24} {n:>10,} {mean:>16.4f}   [{mean - hw:+.4f}, {mean + hw:+.4f}]")
+    """``python -m capsa_fast.susun.tournament``: the same as ``capsa-fast tournament``."""
+    from ..cli.tournament import command
+
+    command.main(args=argv, prog_name="python -m capsa_fast.susun.tournament")
 
 
 if __name__ == "__main__":
