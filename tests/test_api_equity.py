@@ -72,6 +72,13 @@ def test_exact_over_the_limit_is_422(tmp_path: Path) -> None:
     assert "limit" in field_errors(response)["exact"]
 
 
+def test_exact_that_would_list_too_many_deals_is_422(api_client: FlaskClient) -> None:
+    """Three random hands on the river: a billion deals, each cheap, so the work estimate
+    alone would allow it; a bounded request lists at most 500,000 deals."""
+    body = {"players": ["random"] * 3, "board": ["Kc", "7d", "2h", "5s", "9c"], "exact": True}
+    assert "exact enumeration" in field_errors(api_client.post(ROUTE, json=body))["exact"]
+
+
 def test_samples_over_the_limit_is_422(tmp_path: Path) -> None:
     app = create_app(
         {"TESTING": True, "GAMES_DB": str(tmp_path / "g.sqlite3"), "EQUITY_MAX_SAMPLES": 1000}

@@ -1125,9 +1125,11 @@ Result equity(const std::vector<Range>& players, const std::vector<int>& board,
     const bool forced = opt.method == Method::kExact;
     const double cost_boards = pr.n == 2 ? boards_cost(pr) : std::numeric_limits<double>::infinity();
     MatchupPlan plan;
-    // Deals to list at most: a plan costs at least 50 evaluations a deal.
-    const double cap_d = forced ? (opt.exact_work_cap > 0 ? std::min(2e7, opt.exact_work_cap / 50) : 2e7)
-                                : std::min(2e7, std::min(budget, cost_boards) / 50);
+    // Deals to list at most: a plan costs at least 50 evaluations a deal. A bounded call
+    // (a time limit or a work cap, as servers make) lists at most 500,000 (tens of MB).
+    const double listed = opt.time_limit > 0 || opt.exact_work_cap > 0 ? 5e5 : 2e7;
+    const double cap_d = forced ? (opt.exact_work_cap > 0 ? std::min(listed, opt.exact_work_cap / 50) : listed)
+                                : std::min(listed, std::min(budget, cost_boards) / 50);
     const double max_cost = forced ? (opt.exact_work_cap > 0 ? opt.exact_work_cap : std::numeric_limits<double>::infinity())
                                    : std::min(budget, cost_boards);
     const bool planned = cap_d >= 1 && plan_matchups(pr, static_cast<std::uint64_t>(cap_d), plan, max_cost);
@@ -1137,7 +1139,7 @@ Result equity(const std::vector<Range>& players, const std::vector<int>& board,
     if (forced || best <= budget) {
       if (planned && cost_matchups <= cost_boards) return exact_matchups(pr, plan, opt.threads);
       if (pr.n == 2) return exact_boards(pr, opt.threads);
-      throw std::invalid_argument("too many deals to enumerate: use Monte Carlo");
+      throw std::invalid_argument("exact enumeration would list too many deals of the ranges; use Monte Carlo");
     }
   }
   check_dealable(pr);
@@ -1165,8 +1167,9 @@ TableResult equity_table(const Range& villain, const std::vector<int>& board,
     const bool forced = opt.method == Method::kExact;
     const double cost_boards = boards_cost(pr);
     MatchupPlan plan;
-    const double cap_d = forced ? (opt.exact_work_cap > 0 ? std::min(4e6, opt.exact_work_cap / 50) : 4e6)
-                                : std::min(4e6, std::min(budget, cost_boards) / 50);
+    const double listed = opt.time_limit > 0 || opt.exact_work_cap > 0 ? 5e5 : 4e6;
+    const double cap_d = forced ? (opt.exact_work_cap > 0 ? std::min(listed, opt.exact_work_cap / 50) : listed)
+                                : std::min(listed, std::min(budget, cost_boards) / 50);
     const double max_cost = forced ? (opt.exact_work_cap > 0 ? opt.exact_work_cap : std::numeric_limits<double>::infinity())
                                    : std::min(budget, cost_boards);
     const bool planned = cap_d >= 1 && plan_matchups(pr, static_cast<std::uint64_t>(cap_d), plan, max_cost);

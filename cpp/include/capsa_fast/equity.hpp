@@ -88,7 +88,9 @@ struct Options {
   double target_stderr = 5e-4;
   std::uint64_t max_samples = std::uint64_t{1} << 31;
   // Wall-clock limit in seconds (0 = none): Monte Carlo stops there with what it has, and
-  // kAuto does not enumerate work estimated to take longer.
+  // kAuto does not enumerate work estimated to take longer than half of it. With a time
+  // limit or a work cap, an enumeration by deals lists at most 500,000 of them (else
+  // 20 million; 4 million for equity_table), which bounds its memory.
   double time_limit = 0;
   int threads = 1;
   std::uint64_t seed = 0;
