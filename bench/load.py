@@ -19,12 +19,12 @@ With ``--batch-clients N``, N more connections (in a process of their own) loop 
 api/schemas.py) of 7-card hands; their latencies are reported on a line of their own and
 left out of the totals, so the table shows whether they starve the other routes.
 
-A latency runs from sending the request (from connecting, when the server closed the
-previous connection when the server closed it) to the last byte of
-the answer. Requests that start in the ``--seconds`` window after ``--warmup`` seconds are
-counted; req/s is their number over the window. Request bodies are made before the clock
-starts. Client and server share the machine: the report gives the CPU each used, and on 2
-cores the client's share is capacity the server did not have.
+A latency runs from sending the request (from connecting, when the server had closed the
+previous connection) to the last byte of the answer. Requests that start in the
+``--seconds`` window after ``--warmup`` seconds are counted; req/s is their number over the
+window. Request bodies are made before the clock starts. Client and server share the
+machine: the report gives the CPU each used, and on 2 cores the client's share is capacity
+the server did not have.
 
 Unless ``--url`` names a running server, the script starts the production server itself,
 as ``make run`` does (``gunicorn -c python:api.gunicorn_conf``: uvicorn workers, one per core,
@@ -37,8 +37,8 @@ connection or a request over ``--timeout``. The exit code is 1 on any error, and
 ``--check`` also when the window misses ``--min-rps`` or ``--max-p99-ms`` (without the
 full-size batches).
 
-Usage: ``python bench/load.py [--seconds 60] [--workers 4] [--server-args '--worker-class
-gthread --threads 4'] [--concurrency 16] [--clients 1] [--batch-clients 1] [--mix
+Usage: ``python bench/load.py [--seconds 60] [--workers 4] [--env
+CAPSA_FAST_COMPUTE_THREADS=8] [--concurrency 16] [--clients 1] [--batch-clients 1] [--mix
 evaluate=40,validate=25,arrange=20,move=15] [--json PATH] [--check] [--url URL]``
 """
 
