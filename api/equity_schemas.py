@@ -38,9 +38,10 @@ class EquityRequest(RequestModel):
     )
     samples: int | None = Field(
         default=None,
-        ge=1,
+        ge=2,
         description=(
-            "Ask for Monte Carlo with this many draws (boards heads-up, deals otherwise); "
+            "Ask for Monte Carlo with this many draws (at least 2, so that a standard error "
+            "exists; boards heads-up, deals otherwise); "
             "at most the server's EQUITY_MAX_SAMPLES. Absent: exact when it fits the limits."
         ),
         json_schema_extra=drop_default,

@@ -116,6 +116,7 @@ def test_bad_input_is_422_naming_the_field(
         {"players": ["AA"] * 11},
         {"players": ["AhKh", 5]},
         {"players": ["AhKh", "QQ"], "samples": 0},
+        {"players": ["AhKh", "QQ"], "samples": 1},  # one draw has no standard error
         {"players": ["AhKh", "QQ"], "seed": -1},
         {"players": ["AhKh", "QQ"], "target_stderr": 0.0},
         {"players": ["AhKh", "QQ"], "exact": "yes"},

@@ -60,7 +60,7 @@ def test_table_says_how_it_was_computed() -> None:
         (["AhKh", "QQ", "--board", "2c 3d"], "0, 3, 4 or 5"),
         (["AhKh", "QQ", "--board", "2c 3d Zz"], "Zz"),
         (["AhKh", "QQ", "--dead", "Kh"], "player 0: no combination"),
-        (["AhKh", "QQ", "--samples", "0"], "--samples"),
+        (["AhKh", "QQ", "--samples", "1"], "--samples"),
         (["AhKh", "QQ", "-n", "10", "--exact"], "samples"),
     ],
 )

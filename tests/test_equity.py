@@ -297,6 +297,7 @@ def test_parsed_combos_are_what_the_oracle_deals() -> None:
         ({"players": ["AhKh", "QQ"], "board": "Ah 3d 4h"}, "player 0"),
         ({"players": ["AhKh", "AhQh"]}, "never be dealt"),
         ({"players": ["AhKh", "QQ"], "samples": 0}, "samples"),
+        ({"players": ["AhKh", "QQ"], "samples": 1}, "at least 2"),
         ({"players": ["AhKh", "QQ"], "samples": 10, "exact": True}, "exact=True"),
         ({"players": ["AhKh", "QQ"], "threads": 0}, "threads"),
         ({"players": ["AhKh", "QQ"], "seed": -1}, "seed"),

@@ -140,8 +140,9 @@ def _common(
     time_limit: float | None,
 ) -> tuple[int, int, float, float, float, int, int]:
     if samples is not None:
-        if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 1:
-            raise ValueError(f"samples must be a positive integer or None, got {samples!r}")
+        if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 2:
+            # One draw has no standard error.
+            raise ValueError(f"samples must be an integer of at least 2 or None, got {samples!r}")
         if exact:
             raise ValueError("samples asks for Monte Carlo; it cannot go with exact=True")
     if threads is None:

@@ -17,9 +17,9 @@ from ._common import console, emit_json, json_option
 @click.option(
     "--samples",
     "-n",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=2),
     default=None,
-    help="Monte Carlo with this many draws (boards heads-up, deals otherwise).",
+    help="Monte Carlo with this many draws, at least 2 (boards heads-up, deals otherwise).",
 )
 @click.option(
     "--exact/--monte-carlo",
