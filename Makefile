@@ -88,7 +88,7 @@ cpp-asan: $(DEPS_STAMP)
 # seed corpus and regression inputs, then fuzzes for FUZZ_SECONDS. After a crash the input
 # is in build/fuzz-artifacts/cpp/<target>/current-input (and a crash-<hash> copy).
 FUZZ_SECONDS ?= 10
-FUZZ_TARGETS := cards poker banting banting_game susun
+FUZZ_TARGETS := cards poker equity banting banting_game susun
 cpp-fuzz: $(DEPS_STAMP)
 	$(CMAKE) -S . -B build/asan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DCAPSA_FAST_SANITIZE=ON -DCMAKE_CXX_FLAGS=-Werror -DCAPSA_FAST_FUZZ=ON

@@ -23,6 +23,7 @@ from api import (
     banting,
     cors,
     docs,
+    equity,
     games,
     meta,
     poker,
@@ -62,6 +63,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     app.register_blueprint(meta.bp)
     app.register_blueprint(poker.bp)
+    app.register_blueprint(equity.bp)
     app.register_blueprint(banting.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(susun.bp)

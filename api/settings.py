@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Self
 from pydantic import Field, PositiveFloat, PositiveInt, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from api.equity_schemas import DEFAULT_EQUITY_MAX_SAMPLES
 from api.schemas import DEFAULT_MAX_BATCH_HANDS
 
 ENV_PREFIX = "CAPSA_FAST_"
@@ -98,6 +99,25 @@ class AppSettings(_EnvSettings):
     )
     max_batch_hands: PositiveInt = Field(
         DEFAULT_MAX_BATCH_HANDS, description="Most hands in one batch request; more is 422."
+    )
+    equity_time_limit: PositiveFloat = Field(
+        1.0,
+        allow_inf_nan=False,
+        description="Seconds one /v1/poker/equity request may compute: Monte Carlo stops "
+        "there, and enumerations estimated to take longer are not started.",
+    )
+    equity_max_exact_work: PositiveFloat = Field(
+        2e8,
+        allow_inf_nan=False,
+        description="Most hand evaluations (about a nanosecond each) one equity enumeration "
+        "may take; larger problems use Monte Carlo, and exact=true over it is 422.",
+    )
+    equity_max_samples: PositiveInt = Field(
+        DEFAULT_EQUITY_MAX_SAMPLES,
+        description="Most Monte Carlo draws in one equity request (a larger samples: 422).",
+    )
+    equity_threads: PositiveInt = Field(
+        1, description="Threads one equity request uses (the workers already share the cores)."
     )
     games_db: str | None = Field(
         None, description="SQLite file of the game sessions (default: instance/games.sqlite3)."

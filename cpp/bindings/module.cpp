@@ -6,6 +6,7 @@ namespace py = pybind11;
 namespace capsa_fast::bindings {
 void bind_cards(py::module_& m);
 void bind_poker(py::module_& m);
+void bind_equity(py::module_& m);
 void bind_banting(py::module_& m);
 void bind_banting_game(py::module_& m);
 void bind_banting_env(py::module_& m);
@@ -17,6 +18,7 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "capsa_fast C++ core (private; use the capsa_fast package)";
   capsa_fast::bindings::bind_cards(m);
   capsa_fast::bindings::bind_poker(m);
+  capsa_fast::bindings::bind_equity(m);
   capsa_fast::bindings::bind_banting(m);
   capsa_fast::bindings::bind_banting_game(m);
   capsa_fast::bindings::bind_banting_env(m);

@@ -304,6 +304,39 @@ def susun_simulate_tables(
     threads: int = 1,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
 
+# Hold'em equity (capsa_fast/equity.hpp)
+COMBO_NAMES: tuple[str, ...]
+CLASS_NAMES: tuple[str, ...]
+COMBO_CLASS: tuple[int, ...]
+
+def parse_range(text: str) -> tuple[list[int], list[float]]: ...
+def equity(
+    players: list[str | list[int]],
+    board: CardsLike,
+    dead: CardsLike,
+    method: int,
+    samples: int,
+    target_stderr: float,
+    max_exact_work: float,
+    time_limit: float,
+    threads: int,
+    seed: int,
+    exact_work_cap: float = 0.0,
+) -> dict[str, object]: ...
+def equity_table(
+    villain: str | list[int],
+    board: CardsLike,
+    dead: CardsLike,
+    method: int,
+    samples: int,
+    target_stderr: float,
+    max_exact_work: float,
+    time_limit: float,
+    threads: int,
+    seed: int,
+    exact_work_cap: float = 0.0,
+) -> dict[str, object]: ...
+
 # The batch route's body reader and answer writer (cpp/include/capsa_fast/batch_json.hpp).
 def read_batch_json(
     body: bytes | bytearray | memoryview, max_hands: int, max_issues: int, sizes: int, width: int

@@ -18,6 +18,15 @@ import numpy.typing as npt
 
 from . import _core, _words
 from ._core import HandValue
+from ._equity import (
+    CLASS_NAMES,
+    COMBO_NAMES,
+    Equity,
+    EquityTable,
+    equity,
+    equity_table,
+    parse_range,
+)
 
 CATEGORIES: tuple[str, ...] = tuple(_core.CATEGORIES)
 """Category names from weakest to strongest."""
@@ -172,16 +181,23 @@ def showdown(board: Any, holes: Sequence[Any]) -> Showdown:
 
 __all__ = [
     "CATEGORIES",
+    "CLASS_NAMES",
+    "COMBO_NAMES",
     "MAX_STRENGTH",
+    "Equity",
+    "EquityTable",
     "HandValue",
     "Showdown",
     "batch_path",
     "batch_paths",
     "categories_of",
     "category_index",
+    "equity",
+    "equity_table",
     "evaluate",
     "evaluate_batch",
     "label_of",
+    "parse_range",
     "set_batch_path",
     "showdown",
 ]

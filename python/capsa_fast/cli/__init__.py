@@ -24,8 +24,7 @@ import click
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("capsa_fast.cli.serve", "Run the HTTP API server (needs the 'server' extra)."),
     "eval": ("capsa_fast.cli.evaluate", "Evaluate poker hands: category, strength, best five."),
-    # "equity": Hold'em equity of hands or ranges (API.md) -- its module
-    # capsa_fast/cli/equity.py comes with cf.poker.equity; register it here.
+    "equity": ("capsa_fast.cli.equity", "Hold'em equity of hands or ranges, exact or Monte Carlo."),
     "arrange": ("capsa_fast.cli.arrange", "Arrange a Capsa Susun hand into three rows."),
     "play": ("capsa_fast.cli.play", "Play a Capsa Banting round against bots in the terminal."),
     "sim": ("capsa_fast.cli.sim", "Simulate Capsa Banting rounds between bots."),
