@@ -101,6 +101,11 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
     "/v1/poker/showdown": [
         {"board": ["2c", "7d", "9h", "Js", "Ks"], "players": [["Ac", "3d"], ["Kd", "Kh"]]},
     ],
+    "/v1/poker/equity": [
+        {"players": ["AhKh", "QsQc"], "board": ["2c", "7d", "9h"]},
+        {"players": ["QQ+,AKs", "22-99:0.5", "random"], "samples": 20_000, "seed": 3},
+        {"players": [["Ac", "Ad"], "KQo"], "board": ["2c", "7d", "9h", "Js"], "dead": ["3s"]},
+    ],
     "/v1/banting/classify": [
         {"cards": ["9c", "9d"]},
         {"cards": ["3d", "4c", "5h", "6s", "7d"], "rules": {"preset": "hong-kong"}},

@@ -172,6 +172,16 @@ def susun_value(fdp: atheris.FuzzedDataProvider, key: str) -> Any:
         if how == 1:
             return fdp.PickValueInList([0, 1, 0.03, 0.5, 0.999999, *INTERESTING_FLOATS])
         return fdp.ConsumeFloatInRange(-0.5, 1.5)
+    if key == "specials":
+        names = [*susun_rules.OPTIONAL_SPECIALS, "dragon", "six-pairs"]
+        return [fdp.PickValueInList(names) for _ in range(fdp.ConsumeIntInRange(0, 3))]
+    if key == "special_points":
+        return {
+            fdp.PickValueInList([*susun_rules.OPTIONAL_SPECIALS, "dragon"]): fdp.PickValueInList(
+                [0, 3, 6, 100_000, 100_001, -1, True]
+            )
+            for _ in range(fdp.ConsumeIntInRange(0, 3))
+        }
     if key == "bonus_rows":
         table: dict[str, Any] = {}
         for _ in range(fdp.ConsumeIntInRange(0, 4)):
@@ -192,6 +202,11 @@ def susun_expected(key: str, value: Any) -> Any:
         return {position: dict(value.get(position, {})) for position in susun.POSITIONS}
     if key == "room_fee":
         return float(value)
+    if key == "specials":
+        return [name for name in susun_rules.OPTIONAL_SPECIALS if name in value]
+    if key == "special_points":
+        # Names left out keep their default points (README, "Choices").
+        return {**{name: 6 for name in susun_rules.OPTIONAL_SPECIALS}, **value}
     return value
 
 
