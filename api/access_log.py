@@ -47,6 +47,8 @@ class JsonFormatter(JsonFormatterBase):
         log_record["level"] = record.levelname.lower()
         log_record["logger"] = record.name
         super().add_fields(log_record, record, message_dict)
+        # uvicorn's own records carry the message again with terminal colour codes.
+        log_record.pop("color_message", None)
         log_record.update(log_record.pop("fields", None) or {})
 
 

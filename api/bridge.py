@@ -34,6 +34,7 @@ from typing import Any
 
 from api.access_log import LOGGER_NAME, REQUEST_ID_HEADER
 from api.errors import PROBLEM_MIMETYPE, status_title
+from api.routing import BODY_ENVIRON_KEY
 from api.schemas import Problem
 
 Scope = dict[str, Any]
@@ -254,6 +255,8 @@ class WsgiBridge:
             "wsgi.multiprocess": True,
             "wsgi.run_once": False,
             "wsgi.input_terminated": True,
+            # The body as read and checked above, for api.routing.read_body (no second copy).
+            BODY_ENVIRON_KEY: body,
         }
         if client:
             environ["REMOTE_ADDR"] = str(client[0])

@@ -185,7 +185,9 @@ class ModelBlueprint(Blueprint):
         self.operations.append(operation)
 
 
-_BODY_KEY = "capsa_fast_api_body"
+# Where the body is kept once read; the ASGI bridge (api.bridge), which has read the whole
+# body already, puts it there, so the app takes it without copying it again.
+BODY_ENVIRON_KEY = "capsa_fast_api_body"
 _READ_SIZE = 1 << 20
 
 
@@ -193,11 +195,13 @@ def read_body(limit: str = "MAX_BODY_BYTES") -> bytes:
     """The request body, at most ``app.config[limit]`` bytes: a 413 problem beyond (a
     declared Content-Length at once, a chunked body as soon as it passes the limit), a 400
     when the body cannot be read (a broken chunked encoding). Read once per request."""
-    cached: bytes | None = request.environ.get(_BODY_KEY)
-    if cached is not None:
-        return cached
     most = int(current_app.config[limit])
     too_large = ApiProblem(413, f"The request body is larger than the limit of {most} bytes.")
+    cached: bytes | None = request.environ.get(BODY_ENVIRON_KEY)
+    if cached is not None:
+        if len(cached) > most:
+            raise too_large
+        return cached
     declared = request.content_length
     if declared is not None and declared > most:
         raise too_large
@@ -222,7 +226,7 @@ def read_body(limit: str = "MAX_BODY_BYTES") -> bytes:
         if size > most:
             raise too_large
         data = b"".join(parts)
-    request.environ[_BODY_KEY] = data
+    request.environ[BODY_ENVIRON_KEY] = data
     return data
 
 

@@ -113,6 +113,13 @@ def test_make_run_server_logs_json_and_stops_gracefully(tmp_path: Path) -> None:
     messages = [entry["message"] for entry in lines if entry["logger"] == "gunicorn.error"]
     assert any("Handling signal: term" in m for m in messages)
     assert any("Shutting down" in m for m in messages)
+    # uvicorn's records too, as plain JSON: no terminal colour codes anywhere.
+    assert any(entry["logger"].startswith("uvicorn") for entry in lines)
+    assert not [
+        entry
+        for entry in lines
+        if any(isinstance(value, str) and "\x1b" in value for value in entry.values())
+    ]
 
 
 def test_a_bad_setting_stops_the_server_at_start(tmp_path: Path) -> None:

@@ -170,6 +170,31 @@ def test_slow_headers_hold_no_worker_and_are_cut_off(running: Server) -> None:
             sock.close()
 
 
+def test_connections_never_used_hold_nothing_and_are_closed(running: Server) -> None:
+    """Browsers open connections ahead of need and may never send on them (Chromium's
+    preconnects, each of which held one of gunicorn's former sync workers for its 30 s
+    timeout). Here they wait on the event loop: requests on other connections are answered
+    at once, and the unused ones are closed at the header deadline (2 s here)."""
+    count = 32
+    sockets = [
+        socket.create_connection(("127.0.0.1", running.port), timeout=10) for _ in range(count)
+    ]
+    try:
+        opened = time.perf_counter()
+        for _ in range(10):
+            status, _, seconds = timed_request(running.port, "GET", "/v1/health", timeout=5)
+            assert status == 200 and seconds < 1.0
+        for sock in sockets:
+            answer = b""
+            while chunk := sock.recv(4096):
+                answer += chunk
+            assert status_of(answer) == 408
+        assert time.perf_counter() - opened < 8
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
 def test_headers_over_the_cap_are_431(running: Server) -> None:
     huge = b"GET /v1/health HTTP/1.1\r\nHost: x\r\n" + b"X-Big: " + b"a" * 70_000 + b"\r\n\r\n"
     assert status_of(raw_exchange(running.port, huge)) == 431

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "capsa_fast/batch_json.hpp"
+#include "capsa_fast/cards.hpp"
 #include "check.hpp"
 
 using namespace capsa_fast;
@@ -129,6 +130,28 @@ int main() {
     CHECK_EQ(r.card_total, 0u);
     const auto fits = read(body, 30);
     CHECK_EQ(fits.counts.size(), 30u);
+  }
+  // Two-character strings (read through a lookup table) give what parse_card gives.
+  {
+    batch_json::Options options;
+    options.sizes = 1u << 1;
+    options.width = 1;
+    std::size_t cards = 0;
+    for (int a = 0x20; a < 0x7F; ++a) {
+      for (int b = 0x20; b < 0x7F; ++b) {
+        if (a == '"' || a == '\\' || b == '"' || b == '\\') continue;
+        const std::string token{static_cast<char>(a), static_cast<char>(b)};
+        const auto r = batch_json::read("{\"hands\": [[\"" + token + "\"]]}", options);
+        const int expected = parse_card(token);
+        if (expected < 0) {
+          CHECK_EQ(r.card_total, 1u);
+        } else {
+          ++cards;
+          CHECK(r.card_total == 0 && r.cards.size() == 1 && r.cards[0] == expected);
+        }
+      }
+    }
+    CHECK_EQ(cards, 18u * 8u);  // 8 digits and 5 letters in either case; 4 suits likewise
   }
   // The answer: strengths and categories in order.
   {
