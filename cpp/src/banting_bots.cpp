@@ -286,6 +286,157 @@ Move beginner_move(const Round& r) {
   return found ? play_move(seat, best) : pass_move(seat);
 }
 
+struct StandardV1 {
+  const Round& r;
+  const Rules& rules;
+  int seat;
+  CardMask hand;
+  int held;
+  int opp_min;  // fewest cards held by an opponent still in the round
+  Plan plan;
+  CardMask unseen;
+
+  explicit StandardV1(const Round& round)
+      : r(round), rules(round.combo_rules()), seat(round.turn()), hand(round.hand(seat)),
+        held(__builtin_popcountll(hand)), opp_min(kHandSize + 1),
+        plan(plan_hand(hand, rules)), unseen(kDeck & ~hand & ~round.played()) {
+    for (int s = 0; s < r.players(); ++s)
+      if (s != seat && r.count(s) > 0) opp_min = std::min(opp_min, r.count(s));
+  }
+
+  Move lead() const {
+    const int must = r.must_contain();
+    if (must >= 0) {
+      for (const Combo& c : plan.combos)
+        if (c.mask() >> must & 1) return play_move(seat, c);
+    }
+    if (plan.combos.size() == 1) return play_move(seat, plan.combos[0]);
+    std::vector<const Combo*> weak, strong;
+    for (const Combo& c : plan.combos) (is_boss(c, unseen, rules) ? strong : weak).push_back(&c);
+    // One weak combo left: win tricks with the strong ones first, then lead it last.
+    if (weak.size() <= 1 && !strong.empty()) {
+      const Combo* pick = strong[0];
+      for (const Combo* c : strong)
+        if (c->size > pick->size) pick = c;
+      return play_move(seat, *pick);
+    }
+    std::vector<const Combo*>& pool = weak.empty() ? strong : weak;
+    if (opp_min == 1) {
+      std::vector<const Combo*> multi;
+      for (const Combo& c : plan.combos)
+        if (c.size > 1) multi.push_back(&c);
+      if (!multi.empty()) {
+        pool = multi;
+      } else {  // only singles: lead the highest, the one least likely to be beaten
+        const Combo* top = &plan.combos[0];
+        for (const Combo& c : plan.combos)
+          if (c.strength > top->strength) top = &c;
+        return play_move(seat, *top);
+      }
+    }
+    const Combo* pick = nullptr;
+    double pick_key = std::numeric_limits<double>::infinity();
+    for (const Combo* c : pool) {
+      // Low first; bigger combos first, more so with ten or more cards to shed.
+      double key = height(*c, rules) - (held >= 10 ? 0.7 : 0.5) * (c->size - 1) / 4.0;
+      if (c->size == 5) key -= 0.8;
+      if (key < pick_key) {
+        pick_key = key;
+        pick = c;
+      }
+    }
+    return play_move(seat, *pick);
+  }
+
+  Move follow(const std::vector<Combo>& legal) const {
+    const Combo& table = *r.table();
+    const bool danger = opp_min <= 4;  // someone is close to going out
+    // An opponent about to go out on a single: block with the highest single.
+    if (table.size == 1 && opp_min == 1) {
+      const Combo* top = nullptr;
+      for (const Combo& c : legal)
+        if (c.size == 1 && (!top || c.strength > top->strength)) top = &c;
+      if (top) return play_move(seat, *top);
+    }
+    const Combo* from_plan = nullptr;
+    for (const Combo& c : plan.combos) {
+      if (c.size != table.size || !beats(c, table, rules)) continue;
+      if (!from_plan || c.strength < from_plan->strength) from_plan = &c;
+    }
+    if (from_plan) {
+      // A or 2 (the ace alone as a single while the 2s are demoted)
+      const bool control = from_plan->size <= 3 && height(*from_plan, rules) >= 11 / 12.0;
+      const bool spare = plan.combos.size() <= 2 || held <= 4;
+      if (control && !danger && !spare && height(table, rules) < 0.7) return pass_move(seat);
+      return play_move(seat, *from_plan);
+    }
+    // No plan combo answers: break the plan only when it helps enough.
+    const double threshold =
+        danger ? -std::numeric_limits<double>::infinity() : (held >= 10 ? 0.2 : 0.35);
+    const Combo* best = nullptr;
+    double best_gain = -std::numeric_limits<double>::infinity();
+    int tried = 0;
+    for (const Combo& c : legal) {
+      if (c.size != table.size && !danger) continue;  // bombs only when it matters
+      if (++tried > 12) break;
+      const double gain = plan.cost - plan_hand(hand & ~c.mask(), rules).cost;
+      if (gain > best_gain + 1e-9 || (gain > best_gain - 1e-9 && best && c.strength < best->strength)) {
+        best_gain = gain;
+        best = &c;
+      }
+    }
+    if (best && best_gain >= threshold) return play_move(seat, *best);
+    return pass_move(seat);
+  }
+
+  // The play it likes best when it would rather pass (for a hint, which never passes while
+  // a play exists): its weakest plan combo that answers, else the answer of the table's
+  // size (any size when none) that spoils its plan least, the weakest among equals.
+  // Contract: legal is not empty, sorted weakest first.
+  Move best_play(const std::vector<Combo>& legal) const {
+    const Combo& table = *r.table();
+    for (const Combo& c : plan.combos)
+      if (c.size == table.size && beats(c, table, rules))
+        for (const Combo& l : legal)
+          if (l.mask() == c.mask()) return play_move(seat, l);
+    bool same_size = false;
+    for (const Combo& c : legal) same_size |= c.size == table.size;
+    const Combo* best = nullptr;
+    double best_cost = std::numeric_limits<double>::infinity();
+    for (const Combo& c : legal) {
+      if (same_size && c.size != table.size) continue;
+      const double cost = plan_hand(hand & ~c.mask(), rules).cost;
+      if (cost < best_cost - 1e-9) {
+        best_cost = cost;
+        best = &c;
+      }
+    }
+    return play_move(seat, *best);
+  }
+};
+
+// The standard bot's legal plays, weakest first (shared by its move and its hint).
+std::vector<Combo>& sorted_legal(const Round& r) {
+  auto& legal = legal_buffer();
+  r.for_each_legal([&](const Combo& c) { legal.push_back(c); });
+  std::sort(legal.begin(), legal.end(), [](const Combo& a, const Combo& b) {
+    return a.size != b.size ? a.size < b.size : a.strength < b.strength;
+  });
+  return legal;
+}
+
+Move standard_v1_move(const Round& r) {
+  // Weakest first, so ties in the searches below go to the cheaper play.
+  const auto& legal = sorted_legal(r);
+  const int seat = r.turn();
+  if (legal.empty()) return pass_move(seat);
+  const CardMask hand = r.hand(seat);
+  for (const Combo& c : legal)
+    if (c.mask() == hand) return play_move(seat, c);  // going out
+  const StandardV1 s(r);
+  return r.table() ? s.follow(legal) : s.lead();
+}
+
 struct Standard {
   const Round& r;
   const Rules& rules;
@@ -415,18 +566,7 @@ struct Standard {
   }
 };
 
-// The standard bot's legal plays, weakest first (shared by its move and its hint).
-std::vector<Combo>& sorted_legal(const Round& r) {
-  auto& legal = legal_buffer();
-  r.for_each_legal([&](const Combo& c) { legal.push_back(c); });
-  std::sort(legal.begin(), legal.end(), [](const Combo& a, const Combo& b) {
-    return a.size != b.size ? a.size < b.size : a.strength < b.strength;
-  });
-  return legal;
-}
-
 Move standard_move(const Round& r) {
-  // Weakest first, so ties in the searches below go to the cheaper play.
   const auto& legal = sorted_legal(r);
   const int seat = r.turn();
   if (legal.empty()) return pass_move(seat);
@@ -458,7 +598,7 @@ Move expert_move(const Round& r, SplitMix64& rng) {
       if (o.is_pass == m.is_pass && (m.is_pass || o.combo.mask() == m.combo.mask())) return;
     options.push_back(m);
   };
-  add(standard_move(r));
+  add(standard_v1_move(r));
   if (r.can_pass()) add(pass_move(seat));
   for (const Combo& c : plan_hand(hand, rules).combos)
     for (const Combo& l : legal)
@@ -497,7 +637,7 @@ Move expert_move(const Round& r, SplitMix64& rng) {
       Round w = world;
       w.apply_legal(seat, options[i].is_pass ? nullptr : &options[i].combo);
       while (!w.over()) {
-        const Move m = standard_move(w);
+        const Move m = standard_v1_move(w);
         w.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
       }
       total[i] += w.scores()[static_cast<std::size_t>(seat)];
@@ -511,8 +651,12 @@ Move expert_move(const Round& r, SplitMix64& rng) {
 
 }  // namespace
 
-Move bot_move(const Round& round, BotLevel level, SplitMix64& rng) {
+Move bot_move(const Round& round, BotLevel level, SplitMix64& rng, const SearchBudget& budget) {
   switch (level) {
+    case BotLevel::kStandardV1:
+      return standard_v1_move(round);
+    case BotLevel::kMaster:
+      return master_move(round, rng, budget);
     case BotLevel::kRandom:
       return random_move(round, rng);
     case BotLevel::kBeginner:
@@ -525,8 +669,8 @@ Move bot_move(const Round& round, BotLevel level, SplitMix64& rng) {
   return standard_move(round);
 }
 
-Hint hint_move(const Round& round, BotLevel level, SplitMix64& rng) {
-  Hint h{bot_move(round, level, rng), false};
+Hint hint_move(const Round& round, BotLevel level, SplitMix64& rng, const SearchBudget& budget) {
+  Hint h{bot_move(round, level, rng, budget), false};
   if (!h.move.is_pass) return h;
   const auto& legal = sorted_legal(round);
   if (legal.empty()) return h;
@@ -541,20 +685,44 @@ std::uint64_t sim_round_seed(std::uint64_t seed, std::uint64_t g) noexcept {
 }
 
 void simulate(const GameRules& rules, int players, const std::vector<BotLevel>& levels,
-              std::uint64_t seed, std::uint64_t first, int count, int* scores, int* winners) {
+              std::uint64_t seed, std::uint64_t first, int count, int* scores, int* winners,
+              const SearchBudget& budget) {
   SplitMix64 rng{sim_round_seed(seed ^ 0xA0761D6478BD642Full, first)};
   int previous = -1;
   for (int g = 0; g < count; ++g) {
     Round round(rules, players, sim_round_seed(seed, first + static_cast<std::uint64_t>(g)),
                 rules.previous_winner ? previous : -1, false);
     while (!round.over()) {
-      const Move m = bot_move(round, levels[static_cast<std::size_t>(round.turn())], rng);
+      const Move m = bot_move(round, levels[static_cast<std::size_t>(round.turn())], rng, budget);
       round.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
     }
     const std::vector<int> s = round.scores();
     for (int p = 0; p < players; ++p) scores[g * players + p] = s[static_cast<std::size_t>(p)];
     winners[g] = round.winner();
     previous = round.winner();
+  }
+}
+
+void simulate_duplicate(const GameRules& rules, int players, const std::vector<BotLevel>& lineup,
+                        std::uint64_t seed, std::uint64_t first, int count, int* points,
+                        const SearchBudget& budget) {
+  for (int g = 0; g < count; ++g) {
+    const std::uint64_t deal = first + static_cast<std::uint64_t>(g);
+    int* out = points + g * players;
+    std::fill(out, out + players, 0);
+    for (int k = 0; k < players; ++k) {
+      // Each rotation's bots roll their own dice, so a rotation replays the same way
+      // whatever else is run.
+      SplitMix64 rng{sim_round_seed(seed ^ 0x243F6A8885A308D3ull, deal * kMaxPlayers + static_cast<std::uint64_t>(k))};
+      Round round(rules, players, sim_round_seed(seed, deal), -1, false);
+      auto entry = [&](int seat) { return (seat + players - k) % players; };
+      while (!round.over()) {
+        const Move m = bot_move(round, lineup[static_cast<std::size_t>(entry(round.turn()))], rng, budget);
+        round.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
+      }
+      const std::vector<int> s = round.scores();
+      for (int seat = 0; seat < players; ++seat) out[entry(seat)] += s[static_cast<std::size_t>(seat)];
+    }
   }
 }
 

@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
+from . import duplicate
 from .game import BOT_LEVELS
 from .rules import PRESETS, Rules, resolve
 
@@ -230,7 +231,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="threads (0: one per core)")
     parser.add_argument("--chunk", type=int, default=2000, help="rounds per work unit")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    duplicate.add_arguments(parser)
     args = parser.parse_args(argv)
+    if args.duplicate:
+        return duplicate.main(parser, args, out)
     try:
         rules = Rules.preset(args.preset, **dict(args.overrides))
         bar = ProgressBar(sys.stderr)
