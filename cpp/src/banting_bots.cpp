@@ -499,9 +499,12 @@ struct Standard {
     return play_move(seat, *pick);
   }
 
+  // It answers whenever it can (standard-v1 held back its aces and 2s and kept its plan
+  // whole unless someone was close to going out; answering every time wins more against
+  // it): the weakest plan combo that beats the table, else the answer (bombs included)
+  // that spoils the plan least.
   Move follow(const std::vector<Combo>& legal) const {
     const Combo& table = *r.table();
-    const bool danger = opp_min <= 4;  // someone is close to going out
     // An opponent about to go out on a single: block with the highest single.
     if (table.size == 1 && opp_min == 1) {
       const Combo* top = nullptr;
@@ -514,21 +517,11 @@ struct Standard {
       if (c.size != table.size || !beats(c, table, rules)) continue;
       if (!from_plan || c.strength < from_plan->strength) from_plan = &c;
     }
-    if (from_plan) {
-      // A or 2 (the ace alone as a single while the 2s are demoted)
-      const bool control = from_plan->size <= 3 && height(*from_plan, rules) >= 11 / 12.0;
-      const bool spare = plan.combos.size() <= 2 || held <= 4;
-      if (control && !danger && !spare && height(table, rules) < 0.7) return pass_move(seat);
-      return play_move(seat, *from_plan);
-    }
-    // No plan combo answers: break the plan only when it helps enough.
-    const double threshold =
-        danger ? -std::numeric_limits<double>::infinity() : (held >= 10 ? 0.2 : 0.35);
+    if (from_plan) return play_move(seat, *from_plan);
     const Combo* best = nullptr;
     double best_gain = -std::numeric_limits<double>::infinity();
     int tried = 0;
     for (const Combo& c : legal) {
-      if (c.size != table.size && !danger) continue;  // bombs only when it matters
       if (++tried > 12) break;
       const double gain = plan.cost - plan_hand(hand & ~c.mask(), rules).cost;
       if (gain > best_gain + 1e-9 || (gain > best_gain - 1e-9 && best && c.strength < best->strength)) {
@@ -536,8 +529,7 @@ struct Standard {
         best = &c;
       }
     }
-    if (best && best_gain >= threshold) return play_move(seat, *best);
-    return pass_move(seat);
+    return best ? play_move(seat, *best) : pass_move(seat);
   }
 
   // The play it likes best when it would rather pass (for a hint, which never passes while

@@ -1,8 +1,12 @@
 """The ``ev`` strategy's model of realistic opponents (RULES.md 4.6).
 
-The shipped data (``data/ev_tiebreak.npz``, ``data/ev_plain.npz``) holds, for each row
-position, how often each row key appeared in simulated deals where every player arranged
-with a baseline strategy (see :mod:`capsa_fast.susun.gen_ev_model`, which regenerates it).
+The shipped data (``data/ev_<preset>_<n>p.npz``: one model per model preset and table
+size n = 2..4) holds, for each row position, how often each row key appeared in simulated
+n-player deals where every player arranged with a baseline strategy (see
+:mod:`capsa_fast.susun.gen_ev_model`, which regenerates it). A rule set takes the model of
+its own preset when there is one, else that of ``capsa-susun`` (suit tiebreak) or
+``classic`` (without). ``data/ev_tiebreak.npz`` and ``data/ev_plain.npz`` are the first
+version's models (4-player tables), kept for the strategy ``ev-v1``.
 From those counts and a rule set this module builds, per position and row key:
 
 - ``win``: P(our row beats a realistic opponent's row in that position);
@@ -33,8 +37,34 @@ DATA_DIR = Path(__file__).with_name("data")
 NUM_KEYS: int = _core.SUSUN_NUM_ROW_KEYS
 
 
+MODEL_PRESETS: tuple[str, ...] = ("capsa-susun", "classic", "two-four")
+"""Presets with models of their own (susun-specials arranges as capsa-susun does)."""
+_SAME_MODEL = {"susun-specials": "capsa-susun"}
+
+
 def data_path(suit_tiebreak: bool) -> Path:
+    """The first version's model (``ev-v1``)."""
     return DATA_DIR / ("ev_tiebreak.npz" if suit_tiebreak else "ev_plain.npz")
+
+
+def model_path(preset: str, players: int) -> Path:
+    return DATA_DIR / f"ev_{preset}_{players}p.npz"
+
+
+def model_preset(rules: Rules) -> str:
+    """The model preset for a rule set: its own preset's when that orders rows the same
+    way, else capsa-susun's (suit tiebreak) or classic's."""
+    name = _SAME_MODEL.get(rules.preset_name, rules.preset_name)
+    if name in MODEL_PRESETS and Rules.preset(name).suit_tiebreak == rules.suit_tiebreak:
+        return name
+    return "capsa-susun" if rules.suit_tiebreak else "classic"
+
+
+def clear_caches() -> None:
+    """Forget loaded counts and models (after the generator rewrites the data)."""
+    load_counts.cache_clear()
+    load_model_counts.cache_clear()
+    _MODELS.clear()
 
 
 @lru_cache(maxsize=2)
@@ -70,9 +100,25 @@ def row_values(rules: Rules) -> np.ndarray:
     return values
 
 
-def curves(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(win, tie, loss), each [3, NUM_KEYS] float32, for ``rules``."""
-    counts = load_counts(rules.suit_tiebreak)
+@lru_cache(maxsize=16)
+def load_model_counts(preset: str, players: int) -> np.ndarray:
+    """Row-key counts of the model for ``preset`` at ``players``, shape [3, NUM_KEYS]."""
+    path = model_path(preset, players)
+    with np.load(path) as data:
+        counts = np.asarray(data["counts"], dtype=np.float64)
+    if counts.shape != (3, NUM_KEYS):
+        raise ValueError(f"{path}: expected counts of shape (3, {NUM_KEYS})")
+    return counts
+
+
+def curves(
+    rules: Rules, players: int = 4, legacy: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(win, tie, loss), each [3, NUM_KEYS] float32, for ``rules`` at ``players``."""
+    if legacy:
+        counts = load_counts(rules.suit_tiebreak)
+    else:
+        counts = load_model_counts(model_preset(rules), players)
     totals = counts.sum(axis=1, keepdims=True)
     below = np.cumsum(counts, axis=1) - counts
     win = below / totals
@@ -90,12 +136,13 @@ def curves(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 _MODELS: dict[str, Any] = {}
 
 
-def ev_model(rules: Rules, players: int = 4) -> Any:
-    """The C++ model for ``rules`` at a table of ``players`` (cached per rule set)."""
-    key = f"{players}:{rules.fingerprint}"
+def ev_model(rules: Rules, players: int = 4, legacy: bool = False) -> Any:
+    """The C++ model for ``rules`` at a table of ``players`` (cached per rule set).
+    ``legacy``: the model as it was before models per table size (``ev-v1``)."""
+    key = f"{players}:{legacy}:{rules.fingerprint}"
     model = _MODELS.get(key)
     if model is None:
-        win, tie, loss = curves(rules)
+        win, tie, loss = curves(rules, players, legacy)
         model = _core.SusunEvModel(
             win.tolist(), tie.tolist(), loss.tolist(), players - 1, rules.core
         )

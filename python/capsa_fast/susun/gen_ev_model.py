@@ -1,15 +1,18 @@
-"""Regenerate the ``ev`` strategy's opponent model (``data/ev_*.npz``).
+"""Regenerate the ``ev`` strategy's opponent models (``data/ev_<preset>_<n>p.npz``).
 
-Deals random 4-player tables from a seed, arranges every hand with a baseline strategy
-(``percentile``, then optionally ``ev`` with the model of the previous pass), and counts
-the row keys that appear in each position. Run from the project root:
+For each model preset (``capsa-susun`` for rows ordered with the suit tiebreak,
+``classic`` and ``two-four`` without it) and each table size n = 2, 3, 4: deals random
+n-player tables from a seed, arranges every hand with a baseline strategy (``percentile``,
+then ``ev`` with the model of the previous pass at that table size), and counts the row
+keys that appear in each position. Run from the project root:
 
-    .venv/bin/python -m capsa_fast.susun.gen_ev_model --tables 100000 --iterations 2
+    .venv/bin/python -m capsa_fast.susun.gen_ev_model --hands 300000 --iterations 2
 
-It writes ``python/capsa_fast/susun/data/ev_tiebreak.npz`` (rows ordered with the suit
-tiebreak, baseline under ``capsa-susun``) and ``ev_plain.npz`` (without it, under
-``classic``). The counts depend only on how opponents arrange, so they serve every rule
-set with the same tiebreak; the bonus values are applied when the model is loaded.
+``--hands`` is the number of hands per model (tables = hands / n). The counts depend only
+on how opponents arrange, so a model serves every rule set close to its preset (see
+:func:`capsa_fast.susun.ev.model_preset`); the bonus values are applied when it is loaded.
+The models of the first version (``ev_tiebreak.npz``, ``ev_plain.npz``: 4-player tables,
+``capsa-susun`` and ``classic``) are kept as the strategy ``ev-v1``.
 """
 
 from __future__ import annotations
@@ -24,51 +27,59 @@ from . import ev
 from .rules import Rules
 
 
-def deal(tables: int, seed: int) -> np.ndarray:
-    """[tables * 4, 13] hands: each table's four hands come from one shuffled deck."""
+def deal(tables: int, players: int, seed: int) -> np.ndarray:
+    """[tables * players, 13] hands: each table's hands come from one shuffled deck."""
     rng = np.random.default_rng(seed)
     decks = np.argsort(rng.random((tables, 52)), axis=1).astype(np.uint8)
-    return decks.reshape(tables * 4, 13)
+    return decks[:, : 13 * players].reshape(tables * players, 13)
 
 
-def count_rows(hands: np.ndarray, rules: Rules, strategy: str, threads: int) -> np.ndarray:
-    model = ev.ev_model(rules) if strategy == "ev" else None
+def count_rows(
+    hands: np.ndarray, rules: Rules, strategy: str, players: int, threads: int
+) -> np.ndarray:
+    model = ev.ev_model(rules, players) if strategy == "ev" else None
     arranged, _ = _core.susun_arrange_batch(hands, rules.core, strategy, threads, model)
     keys, _, fouled, _ = _core.susun_row_keys_batch(arranged, rules.core)
     keys = np.asarray(keys)[~np.asarray(fouled)]
     return np.stack([np.bincount(keys[:, p], minlength=ev.NUM_KEYS) for p in range(3)])
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=100_000)
+    parser.add_argument("--hands", type=int, default=300_000)
     parser.add_argument("--iterations", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--threads", type=int, default=2)
-    args = parser.parse_args()
+    parser.add_argument("--presets", default=",".join(ev.MODEL_PRESETS))
+    parser.add_argument("--players", default="2,3,4")
+    args = parser.parse_args(argv)
     ev.DATA_DIR.mkdir(exist_ok=True)
-    for tiebreak, preset in ((True, "capsa-susun"), (False, "classic")):
+    for preset in [p.strip() for p in args.presets.split(",") if p.strip()]:
         rules = Rules.preset(preset)
-        hands = deal(args.tables, args.seed)
-        strategy = "percentile"
-        for it in range(args.iterations):
-            t0 = time.perf_counter()
-            counts = count_rows(hands, rules, strategy, args.threads)
-            np.savez_compressed(
-                ev.data_path(tiebreak),
-                counts=counts.astype(np.uint32),
-                tables=args.tables,
-                seed=args.seed,
-                iteration=it,
-                baseline=strategy,
-            )
-            ev.load_counts.cache_clear()
-            ev._MODELS.clear()
-            print(
-                f"tiebreak={tiebreak} pass {it + 1} ({strategy}): {len(hands):,} hands "
-                f"in {time.perf_counter() - t0:.1f}s"
-            )
-            strategy = "ev"
+        for players in [int(n) for n in args.players.split(",")]:
+            tables = args.hands // players
+            hands = deal(tables, players, args.seed + players)
+            strategy = "percentile"
+            for it in range(args.iterations):
+                t0 = time.perf_counter()
+                counts = count_rows(hands, rules, strategy, players, args.threads)
+                np.savez_compressed(
+                    ev.model_path(preset, players),
+                    counts=counts.astype(np.uint32),
+                    tables=tables,
+                    players=players,
+                    seed=args.seed + players,
+                    iteration=it,
+                    baseline=strategy,
+                    preset=preset,
+                )
+                ev.clear_caches()
+                print(
+                    f"{preset}, {players} players, pass {it + 1} ({strategy}): "
+                    f"{len(hands):,} hands in {time.perf_counter() - t0:.1f}s",
+                    flush=True,
+                )
+                strategy = "ev"
 
 
 if __name__ == "__main__":
