@@ -18,7 +18,7 @@ CORE_SOURCES := $(shell find cpp -type f) CMakeLists.txt pyproject.toml
 CMAKE := $(BIN)/cmake
 CMAKE_GEN := -G Ninja -DCMAKE_MAKE_PROGRAM=$(abspath $(BIN)/ninja)
 
-.PHONY: all install run test lint cpp-test cpp-asan cpp-fuzz pytest fuzz fuzz-short py-fuzz bench clean
+.PHONY: all install browser-deps run test lint cpp-test cpp-asan cpp-fuzz pytest fuzz fuzz-short py-fuzz bench clean
 
 all: install
 
@@ -38,6 +38,21 @@ $(BUILD_STAMP): $(DEPS_STAMP) $(CORE_SOURCES)
 	touch $@
 
 install: $(BUILD_STAMP)
+
+# The browser tests (tests/browser) drive Debian's Chromium through its own chromedriver;
+# both are installed here when missing (apt-get as root, else through sudo). Selenium is
+# pointed at /usr/bin/chromedriver and never downloads a driver or a browser.
+BROWSER_PACKAGES := chromium chromium-driver
+browser-deps:
+	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then \
+		echo "chromium and chromedriver present"; \
+	else \
+		sudo=$$(test "$$(id -u)" = 0 || echo sudo); \
+		export DEBIAN_FRONTEND=noninteractive; \
+		$$sudo apt-get install -y --no-install-recommends $(BROWSER_PACKAGES) \
+		|| { $$sudo apt-get update && \
+			$$sudo apt-get install -y --no-install-recommends $(BROWSER_PACKAGES); }; \
+	fi
 
 run: install
 	CAPSA_FAST_HOST=$(HOST) CAPSA_FAST_PORT=$(PORT) $(if $(WORKERS),CAPSA_FAST_WORKERS=$(WORKERS)) \
@@ -90,7 +105,7 @@ fuzz: cpp-fuzz py-fuzz
 fuzz-short:
 	$(MAKE) cpp-fuzz py-fuzz FUZZ_SECONDS=$(SHORT_FUZZ_SECONDS)
 
-pytest: install
+pytest: install browser-deps
 	$(BIN)/python -m pytest
 
 test: lint cpp-test cpp-asan pytest fuzz-short

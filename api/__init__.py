@@ -13,7 +13,18 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import access_log, banting, games, meta, poker, rate_limit, settings, susun, susun_games
+from api import (
+    access_log,
+    banting,
+    games,
+    meta,
+    poker,
+    rate_limit,
+    settings,
+    susun,
+    susun_games,
+    web,
+)
 from api.errors import register_error_handlers
 
 __all__ = ["DEFAULT_CONFIG", "create_app"]
@@ -47,4 +58,5 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(susun.bp)
     app.register_blueprint(susun_games.bp)
+    app.register_blueprint(web.bp)  # the web game's page (WEB.md), outside the API document
     return app

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import api.cards
-from api import create_app
+from api import create_app, web
 from tests.api_helpers import all_refs, assert_problem, field_errors, json_bodies, resolve_ref
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
@@ -434,14 +434,18 @@ def test_openapi_lists_every_route_with_schemas(api_app: Flask, api_client: Flas
     assert document["openapi"].startswith("3.1")
     assert document["info"]["version"] == capsa_fast.__version__
 
+    # Every route but the web page's (HTML and its files, api.web) is an API route.
+    page = f"{web.bp.name}."
     routes = {
         (re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule), method.lower())
         for rule in api_app.url_map.iter_rules()
         for method in rule.methods or ()
-        if method not in {"HEAD", "OPTIONS"}
+        if method not in {"HEAD", "OPTIONS"} and not rule.endpoint.startswith(page)
     }
     documented = {(path, method) for path, ops in document["paths"].items() for method in ops}
     assert routes == documented
+    assert "/" not in document["paths"]
+    assert not any(path.startswith("/static/") for path in document["paths"])
     assert ("/v1/evaluate/batch", "post") in documented
 
     for path, method in documented:

@@ -1,0 +1,801 @@
+// Capsa Banting at the table, as seed 003 tells it: the deal, selecting cards with the live
+// info line, «Keluarkan» / «Lewat» / «Petunjuk», seat markers, the trick sweep, the result
+// card, the match totals, the round link and resuming after the tab was closed.
+//
+// The server holds the game (api/games.py); this module keeps the seat's last view and
+// draws it. Between two views it replays the new moves of the history (the bots' answers
+// come inside the move's response) as a short animation that a tap skips; the final
+// picture is always drawn from the view itself, so markers never depend on the animation.
+
+import { get, post, ApiError } from "../shared/api.js";
+import { cardBack, cardButton, cardFace } from "../shared/cards.js";
+import { flag, h, signed } from "../shared/dom.js";
+import { seatName, t } from "../shared/i18n.js";
+import { isAnimating, isSkipping, pause, sequence, skip } from "../shared/motion.js";
+import { liveLine, setRoundCode, setState } from "../shared/shell.js";
+import { clearSession, loadSession, saveSession, store } from "../shared/store.js";
+import { gameRequest, renderSetup } from "./setup.js";
+
+const GAMES = "/v1/banting/games";
+const HAND_SIZE = 13;
+const BIG_TWO_RANKS = "3456789TJQKA2";
+// Animation steps in ms at normal speed («Cepat» is a quarter of these).
+const DEAL_STEP = 32;
+const THINK = 380;
+const SHOW_PLAY = 520;
+const SWEEP = 420;
+// Where each seat sits around the table, by the number of players (seat 0 is the player,
+// at the bottom); play goes 0 → 1 → 2 → 3, counter-clockwise as at a Capsa table.
+const POSITIONS = {
+  2: { 1: "top" },
+  3: { 1: "right", 2: "left" },
+  4: { 1: "right", 2: "top", 3: "left" },
+};
+
+let root = null; // the <main> the game draws into
+let state = null; // store.banting while a table is on screen
+let pendingCode = null; // a round code from /?code=… waiting for «Mulai Main»
+let keyboard = false; // the player's last input was a key (then focus follows the turn)
+
+document.addEventListener("keydown", (event) => {
+  if (["Tab", "Enter", " "].includes(event.key)) keyboard = true;
+}, { capture: true });
+document.addEventListener("pointerdown", () => {
+  keyboard = false;
+}, { capture: true });
+
+function fresh(session) {
+  return {
+    session,
+    view: null,
+    selected: new Set(),
+    verdict: null,
+    verdictSeq: 0,
+    busy: false,
+    shown: null,
+    note: "",
+    els: null,
+  };
+}
+
+// --- entry points (main.js) ----------------------------------------------------------
+
+/** Show Capsa Banting: a round link's setup, else the stored game, else the setup. */
+export async function open(container, { code = null } = {}) {
+  root = container;
+  if (code) {
+    pendingCode = code;
+    showSetup(t("linkNotice", { code }));
+    return;
+  }
+  const session = loadSession("banting");
+  if (session) {
+    await resume(session);
+    return;
+  }
+  showSetup();
+}
+
+/** Another game takes the screen: stop drawing this one (a running animation ends and
+ * finds its table gone). The stored game stays, to be resumed. */
+export function close() {
+  skip();
+  state = null;
+  store.banting = null;
+}
+
+/** The menu's «Meja baru»: back to the rules, with the stored game resumable. */
+export function newTable() {
+  showSetup();
+}
+
+/** A line for the status (the menu's «Salin link ronde» says what it copied). */
+export function announce(text) {
+  if (state && state.els) note(text);
+}
+
+/** The language changed: the words from the server (combo labels) are fetched again. */
+export async function relabel() {
+  skip();
+  if (!state || !state.view) {
+    if (document.body.dataset.state === "setup") showSetup(pendingCode ? t("linkNotice", { code: pendingCode }) : "");
+    return;
+  }
+  await refresh();
+}
+
+// --- setup ---------------------------------------------------------------------------
+
+function showSetup(notice = "") {
+  state = null;
+  store.banting = null;
+  setState("setup");
+  setRoundCode(null);
+  const session = loadSession("banting");
+  renderSetup(root, {
+    notice,
+    onStart: (choices, button) => start(choices, button),
+    resume: session && !pendingCode ? () => resume(session) : null,
+  });
+}
+
+/** Players dealt by an issued code ('B' + 2-4 + 9 characters); null for a free word. */
+function playersOfCode(code) {
+  const match = /^B([234])[0-9A-Z]{9}$/i.exec(code);
+  return match ? Number(match[1]) : null;
+}
+
+async function start(choices, button) {
+  button.disabled = true;
+  const code = pendingCode;
+  const body = gameRequest(choices, code, (code && playersOfCode(code)) || 4);
+  try {
+    const { data: created } = await post(GAMES, body);
+    const seat = created.humans[0];
+    const session = { id: created.id, token: created.tokens[String(seat)], seat };
+    saveSession("banting", session);
+    if (code) {
+      pendingCode = null;
+      history.replaceState(null, "", location.pathname); // a reload resumes, not re-deals
+    }
+    state = fresh(session);
+    store.banting = state;
+    const view = await fetchView();
+    setView(view);
+    build();
+    await playIn(view, { deal: true, from: 0 });
+  } catch (error) {
+    button.disabled = false;
+    showSetupError(error);
+  }
+}
+
+function showSetupError(error) {
+  showSetup(problemText(error));
+}
+
+async function resume(session) {
+  state = fresh(session);
+  store.banting = state;
+  try {
+    const view = await fetchView();
+    setView(view);
+    build();
+    renderAll();
+    setState(view.over ? "round-over" : "playing");
+    updateVerdict();
+  } catch (error) {
+    if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
+      clearSession("banting");
+      showSetup(t("gameGone"));
+    } else {
+      showSetup(problemText(error));
+    }
+  }
+}
+
+// --- talking to the server -------------------------------------------------------------
+
+/** What to tell the player about a failed request. A bug (neither a refusal nor a network
+ * failure) also goes to the console, where it belongs. */
+function problemText(error) {
+  if (error instanceof ApiError) return error.message;
+  if (!(error instanceof TypeError && /fetch|network/i.test(error.message))) console.error(error);
+  return t("networkError");
+}
+
+async function fetchView() {
+  const { data } = await get(`${GAMES}/${state.session.id}`, { token: state.session.token });
+  return data;
+}
+
+function setView(view) {
+  state.view = view;
+  setRoundCode(view.code);
+}
+
+/** Fetch the view again and draw it (after a language switch or a conflict). */
+async function refresh() {
+  const mine = state;
+  try {
+    const view = await fetchView();
+    if (state !== mine) return;
+    setView(view);
+    build();
+    renderAll();
+    setState(view.over ? "round-over" : "playing");
+    updateVerdict();
+  } catch (error) {
+    note(problemText(error));
+  }
+}
+
+async function send(path, body) {
+  const mine = state;
+  state.busy = true;
+  renderActions();
+  try {
+    const { data } = await post(path, body, { token: state.session.token });
+    return data;
+  } catch (error) {
+    if (state !== mine) return null;
+    if (error instanceof ApiError && error.status === 409 && error.code === "CONFLICT") {
+      note(t("conflict"));
+      await refresh();
+    } else if (error instanceof ApiError && error.status === 409) {
+      note(t("refused", { message: error.message })); // the engine's words; nothing changed
+    } else if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
+      clearSession("banting");
+      showSetup(t("gameGone"));
+    } else {
+      note(problemText(error));
+    }
+    return null;
+  } finally {
+    if (state === mine) {
+      state.busy = false;
+      renderActions();
+    }
+  }
+}
+
+async function playSelected() {
+  const view = state.view;
+  const play = orderedSelection();
+  if (!play.length || !verdictFits() || !state.verdict.ok) return;
+  const from = view.history.length;
+  const next = await send(`${GAMES}/${state.session.id}/moves`, { play, version: view.version });
+  if (next) {
+    state.selected.clear();
+    state.verdict = null;
+    state.note = "";
+    await playIn(next, { deal: false, from });
+  }
+}
+
+async function passTurn() {
+  const view = state.view;
+  const from = view.history.length;
+  const next = await send(`${GAMES}/${state.session.id}/moves`, { play: "pass", version: view.version });
+  if (next) {
+    state.selected.clear();
+    state.verdict = null;
+    state.note = "";
+    await playIn(next, { deal: false, from });
+  }
+}
+
+async function nextRound() {
+  const view = state.view;
+  const next = await send(`${GAMES}/${state.session.id}/rounds`, { version: view.version });
+  if (next) {
+    state.selected.clear();
+    state.verdict = null;
+    state.note = "";
+    await playIn(next, { deal: true, from: 0 });
+  }
+}
+
+function showHint() {
+  const hint = state.view && state.view.hint;
+  if (!hint) return;
+  if (hint.play === "pass") {
+    state.selected.clear();
+    note(t("hintNothing", { table: state.view.table ? state.view.table.label : "" }));
+  } else {
+    state.selected = new Set(hint.play);
+    note(t(hint.pass_reasonable ? "hintPassToo" : "hintShown", { label: hint.label }));
+  }
+  renderHand();
+  updateVerdict();
+}
+
+// --- what the selection is: POST /v1/banting/validate ------------------------------------
+
+function orderedSelection() {
+  return state.view.hand.filter((card) => state.selected.has(card));
+}
+
+function selectionKey() {
+  return `${state.view.version}:${orderedSelection().join(" ")}`;
+}
+
+function verdictFits() {
+  return state.verdict !== null && state.verdict.key === selectionKey();
+}
+
+function toggleCard(card) {
+  if (!state || !state.view || state.view.over) return;
+  if (state.selected.has(card)) state.selected.delete(card);
+  else state.selected.add(card);
+  state.note = "";
+  renderHand();
+  updateVerdict();
+}
+
+/** Ask the engine what the selection is and whether it may be played on this table; a
+ * newer selection makes an older answer moot (answers are matched by key). */
+async function updateVerdict() {
+  if (!state || !state.view) return;
+  const view = state.view;
+  const play = orderedSelection();
+  const key = selectionKey();
+  const seq = ++state.verdictSeq;
+  if (!play.length || view.over) {
+    state.verdict = null;
+    renderLines();
+    renderActions();
+    return;
+  }
+  const body = {
+    hand: view.hand,
+    play,
+    table: view.table ? view.table.cards : null,
+    first_play: view.first_play,
+    passed: view.passed.includes(view.seat),
+    twos_demoted: view.twos_demoted,
+    rules: view.rules,
+  };
+  const mine = state;
+  try {
+    const { data } = await post("/v1/banting/validate", body);
+    if (state !== mine || seq !== state.verdictSeq) return;
+    state.verdict = { key, ...data };
+  } catch (error) {
+    if (state !== mine || seq !== state.verdictSeq) return;
+    state.verdict = null;
+    state.note = problemText(error);
+  }
+  renderLines();
+  renderActions();
+}
+
+// --- replaying the history: the state after the first n moves --------------------------
+
+function bigTwoKey(card, suitOrder) {
+  return BIG_TWO_RANKS.indexOf(card[0]) * 4 + suitOrder.indexOf(card[1]);
+}
+
+/** Counts, table, leader and each seat's last word in the trick after `upto` moves. */
+function replay(view, upto) {
+  const players = view.players;
+  const counts = Array(players).fill(HAND_SIZE);
+  let table = null;
+  let leader = upto > 0 ? view.history[0].seat : null;
+  let passes = 0;
+  let bubbles = {};
+  let sweptTo = null;
+  for (let i = 0; i < upto; i += 1) {
+    const move = view.history[i];
+    sweptTo = null;
+    if (move.play === "pass") {
+      passes += 1;
+      bubbles[move.seat] = { pass: true };
+      if (table) {
+        const others = counts.filter((count, seat) => seat !== table.seat && count > 0).length;
+        if (passes >= others) {
+          // Everyone else still in has passed: the trick goes to the last player who played.
+          let next = table.seat;
+          while (counts[next] === 0) next = (next + 1) % players;
+          sweptTo = next;
+          leader = next;
+          table = null;
+          passes = 0;
+          bubbles = {};
+        }
+      }
+    } else {
+      counts[move.seat] -= move.play.length;
+      if (table === null) leader = move.seat;
+      table = { seat: move.seat, cards: move.play, label: move.label, kind: move.kind };
+      passes = 0;
+      bubbles[move.seat] = { label: move.label };
+    }
+  }
+  return { counts, table, leader, bubbles, sweptTo };
+}
+
+/** What the screen shows when no animation runs: the view itself. */
+function settled(view) {
+  const replayed = replay(view, view.history.length);
+  return {
+    counts: view.counts,
+    table: view.table,
+    leader: view.leader,
+    turn: view.over ? null : view.turn,
+    bubbles: replayed.bubbles,
+    hand: view.hand,
+    sweptTo: null,
+  };
+}
+
+/** Draw a new view, animating what happened since move `from` (and the deal first). */
+async function playIn(view, { deal, from }) {
+  const mine = state;
+  const previous = state.view;
+  setView(view);
+  if (previous && previous.round !== view.round) state.selected.clear();
+  await sequence(async () => {
+    if (deal) {
+      setState("dealing");
+      await animateDeal(view);
+    }
+    if (state !== mine) return;
+    setState("playing");
+    await animateMoves(view, from);
+  });
+  if (state !== mine) return;
+  state.shown = null;
+  state.note = ""; // what happened on the way is over; the markers show where it led
+  renderAll();
+  setState(view.over ? "round-over" : "playing");
+  updateVerdict();
+  if (view.over) focusResult();
+  else if (keyboard && view.your_turn && (!root.contains(document.activeElement) || document.activeElement.disabled)) {
+    // A keyboard player whose button went away (disabled) gets the cards back in focus.
+    const first = state.els.hand.querySelector("[data-card]");
+    if (first) first.focus({ preventScroll: true });
+  }
+}
+
+async function animateDeal(view) {
+  const suitOrder = view.rules.suit_order;
+  const mine = view.history.filter((m) => m.seat === view.seat && m.play !== "pass");
+  const dealt = [...view.hand, ...mine.flatMap((m) => m.play)].sort(
+    (a, b) => bigTwoKey(a, suitOrder) - bigTwoKey(b, suitOrder),
+  );
+  const shown = { counts: Array(view.players).fill(0), table: null, leader: null, turn: null, bubbles: {}, hand: [] };
+  state.shown = shown;
+  renderAll();
+  for (let i = 0; i < HAND_SIZE && !isSkipping(); i += 1) {
+    for (let seat = 0; seat < view.players && !isSkipping(); seat += 1) {
+      shown.counts[seat] += 1;
+      if (seat === view.seat) shown.hand = dealt.slice(0, i + 1);
+      if (!state) return;
+      renderSeats();
+      if (seat === view.seat) renderHand({ dealing: true });
+      await pause(DEAL_STEP);
+    }
+  }
+  shown.counts = Array(view.players).fill(HAND_SIZE);
+  shown.hand = dealt;
+  renderAll();
+}
+
+async function animateMoves(view, from) {
+  const moves = view.history;
+  if (from >= moves.length) return;
+  const start = replay(view, from);
+  const shown = { ...start, turn: moves[from].seat, hand: view.hand, sweptTo: null };
+  state.shown = shown;
+  renderAll();
+  for (let i = from; i < moves.length && !isSkipping(); i += 1) {
+    const move = moves[i];
+    shown.turn = move.seat;
+    shown.sweptTo = null;
+    renderSeats();
+    if (move.seat !== view.seat) await pause(THINK);
+    const after = replay(view, i + 1);
+    if (after.sweptTo !== null) {
+      // Show the last pass, then sweep the trick to its winner.
+      shown.bubbles = { ...shown.bubbles, [move.seat]: { pass: true } };
+      renderSeats();
+      await pause(SHOW_PLAY / 2);
+      await sweep(after.sweptTo);
+      Object.assign(shown, after, { turn: after.sweptTo, hand: view.hand });
+      renderAll();
+      note(t("sweptTo", { name: seatName(after.sweptTo, view.seat) }), { quiet: true });
+      continue;
+    }
+    Object.assign(shown, after, { turn: move.seat, hand: view.hand, played: move.play !== "pass" });
+    renderAll();
+    await pause(move.play === "pass" ? SHOW_PLAY / 2 : SHOW_PLAY);
+  }
+}
+
+async function sweep(toSeat) {
+  if (!state || !state.els) return;
+  const trick = state.els.trick;
+  const pos = toSeat === state.view.seat ? "bottom" : POSITIONS[state.view.players][toSeat];
+  trick.dataset.sweep = pos;
+  await pause(SWEEP);
+  delete trick.dataset.sweep;
+}
+
+// --- drawing ----------------------------------------------------------------------------
+
+function presented() {
+  return state.shown || settled(state.view);
+}
+
+function seatPosition(seat) {
+  return seat === state.view.seat ? "bottom" : POSITIONS[state.view.players][seat];
+}
+
+/** Build the table's frame once per view shape; the render* functions fill it in. */
+function build() {
+  const view = state.view;
+  const seats = {};
+  for (let seat = 0; seat < view.players; seat += 1) {
+    const pos = seatPosition(seat);
+    seats[seat] = h(
+      "div",
+      { class: `seat pos-${pos}${seat === view.seat ? " self" : ""}`, dataset: { seat } },
+      h(
+        "div",
+        { class: "seat-head" },
+        h("span", { class: "seat-name" }, seatName(seat, view.seat)),
+        h("span", { class: "seat-total" }),
+      ),
+      h(
+        "div",
+        { class: "seat-body" },
+        seat === view.seat ? null : h("span", { class: "stack", "aria-hidden": "true" }, cardBack("mini")),
+        h("span", { class: "seat-count" }),
+      ),
+      h(
+        "div",
+        { class: "markers", "aria-hidden": "true" },
+        h("span", { class: "marker m-lead" }, t("leads")),
+        h("span", { class: "marker m-one" }, t("oneCard")),
+        h("span", { class: "marker m-turn" }, t("turn")),
+      ),
+      h("div", { class: "bubble", "aria-hidden": "true" }),
+    );
+  }
+  const trick = h("div", { class: "trick" });
+  const trickLabel = h("p", { class: "trick-label" });
+  const table = h(
+    "div",
+    { class: "table-area", dataset: { role: "table" }, role: "region", "aria-label": t("tableLabel"), "aria-live": "polite" },
+    trick,
+    trickLabel,
+  );
+  const info = liveLine("info");
+  const status = liveLine("status", { role: "status" });
+  const hand = h("div", { class: "hand", dataset: { role: "hand" }, role: "group", "aria-label": t("handLabel") });
+  const actions = {
+    hint: h("button", { type: "button", class: "secondary", dataset: { action: "hint" }, onclick: showHint }, t("hint")),
+    pass: h("button", { type: "button", class: "secondary", dataset: { action: "pass" }, onclick: passTurn }, t("pass")),
+    play: h("button", { type: "button", class: "primary", dataset: { action: "play" }, onclick: playSelected }, t("play")),
+  };
+  const roundLine = h("span", { class: "round-no" });
+  const codeLine = h("span", { class: "round-code" });
+  const result = h("div", { class: "result-slot" });
+  const others = Object.entries(seats).filter(([seat]) => Number(seat) !== view.seat).map(([, el]) => el);
+
+  root.replaceChildren(
+    h(
+      "section",
+      { class: `banting table players-${view.players}`, "aria-label": t("banting") },
+      h("div", { class: "roundbar" }, roundLine, codeLine),
+      h("div", { class: "felt", role: "group", "aria-label": t("seatsLabel") }, others, table, result),
+      seats[view.seat],
+      info,
+      status,
+      hand,
+      h("div", { class: "actions" }, actions.hint, actions.pass, actions.play),
+    ),
+  );
+  state.els = { seats, trick, trickLabel, table, info, status, hand, actions, roundLine, codeLine, result };
+}
+
+function renderAll() {
+  if (!state || !state.els) return;
+  renderRound();
+  renderSeats();
+  renderTable();
+  renderHand();
+  renderLines();
+  renderActions();
+  renderResult();
+}
+
+function renderRound() {
+  if (!state || !state.els) return;
+  const { roundLine, codeLine } = state.els;
+  const view = state.view;
+  roundLine.textContent = t("round", { n: view.round });
+  codeLine.replaceChildren();
+  if (view.code) {
+    const [before, after] = t("roundCode", { code: "\u0000" }).split("\u0000");
+    codeLine.append(before, h("span", { class: "code", dataset: { role: "code" } }, view.code), after);
+  }
+}
+
+function renderSeats() {
+  if (!state || !state.els) return;
+  const view = state.view;
+  const shown = presented();
+  for (const [key, el] of Object.entries(state.els.seats)) {
+    const seat = Number(key);
+    const count = shown.counts[seat];
+    el.dataset.count = String(count);
+    flag(el, "data-turn", shown.turn === seat);
+    flag(el, "data-leader", shown.leader === seat);
+    flag(el, "data-one-card", count === 1);
+    el.querySelector(".seat-count").textContent = t("cards", { n: count });
+    el.querySelector(".seat-total").textContent = signed(view.totals[seat]);
+    const bubble = shown.bubbles[seat];
+    const bubbleEl = el.querySelector(".bubble");
+    bubbleEl.textContent = bubble ? (bubble.pass ? t("passedBubble") : bubble.label) : "";
+    bubbleEl.dataset.kind = bubble ? (bubble.pass ? "pass" : "play") : "";
+    const words = [seatName(seat, view.seat), t("cards", { n: count })];
+    if (shown.leader === seat) words.push(t("leads"));
+    if (count === 1) words.push(t("oneCard"));
+    if (shown.turn === seat) words.push(t("turn"));
+    el.setAttribute("aria-label", words.join(", "));
+    el.setAttribute("role", "group");
+  }
+}
+
+function renderTable() {
+  if (!state || !state.els) return;
+  const view = state.view;
+  const shown = presented();
+  const { trick, trickLabel } = state.els;
+  const combo = shown.table;
+  const key = combo ? `${combo.seat}:${combo.cards.join(" ")}` : "";
+  if (trick.dataset.key !== key) {
+    trick.dataset.key = key;
+    const from = combo ? seatPosition(combo.seat) : "";
+    trick.replaceChildren(...(combo ? combo.cards.map((card) => cardFace(card, `played from-${from}`)) : []));
+  }
+  if (combo) {
+    trickLabel.textContent = `${combo.label} · ${t("playedBy", { name: seatName(combo.seat, view.seat) })}`;
+  } else if (shown.leader !== null && shown.leader !== undefined) {
+    const opening = state.shown ? shown.counts.every((c) => c === HAND_SIZE) : view.history.length === 0;
+    trickLabel.textContent = `${t("tableEmpty")} · ${t(opening ? "opens" : "leadsNext", { name: seatName(shown.leader, view.seat) })}`;
+  } else if (shown.turn !== null && shown.turn !== undefined) {
+    trickLabel.textContent = `${t("tableEmpty")} · ${t("opens", { name: seatName(shown.turn, view.seat) })}`;
+  } else {
+    trickLabel.textContent = t("tableEmpty");
+  }
+}
+
+function renderHand({ dealing = false } = {}) {
+  if (!state || !state.els) return;
+  const container = state.els.hand;
+  const cards = presented().hand;
+  const existing = new Map([...container.children].map((el) => [el.dataset.card, el]));
+  const wanted = cards.map((card) => {
+    let el = existing.get(card);
+    if (!el) {
+      el = cardButton(card, { onclick: () => toggleCard(card), extra: dealing ? "dealt" : "" });
+    }
+    el.setAttribute("aria-pressed", state.selected.has(card) ? "true" : "false");
+    return el;
+  });
+  const same = wanted.length === container.children.length && wanted.every((el, i) => container.children[i] === el);
+  if (!same) container.replaceChildren(...wanted);
+  container.dataset.count = String(cards.length);
+}
+
+function selectionText() {
+  const view = state.view;
+  if (document.body.dataset.state === "dealing") return t("dealing");
+  if (!state.selected.size) return view.your_turn && !state.shown ? t("pickCards") : "";
+  if (!verdictFits()) return null; // the answer is on its way: keep the line as it is
+  const verdict = state.verdict;
+  const combo = verdict.combo ? verdict.combo.label : null;
+  const table = view.table ? view.table.label : null;
+  if (!combo) return t("selNoCombo");
+  if (verdict.ok) return table ? t("selBeats", { combo, table }) : t("selLeads", { combo });
+  if (verdict.code === "DOES_NOT_BEAT" && table) return t("selNotBeats", { combo, table });
+  return t("selCannot", { combo });
+}
+
+function renderLines() {
+  if (!state || !state.els) return;
+  const view = state.view;
+  const { info, status } = state.els;
+  // Info: what the selection is, then always «Sisa N · kalau selesai sekarang −X».
+  const selection = selectionText();
+  const left = t("info", { n: view.hand.length, x: signed(view.if_ended_now) });
+  let sel = info.querySelector(".sel");
+  if (!sel) {
+    sel = h("span", { class: "sel" });
+    info.replaceChildren(sel, h("span", { class: "sep", "aria-hidden": "true" }, " · "), h("span", { class: "left" }));
+  }
+  if (selection !== null) sel.textContent = selection;
+  info.querySelector(".sep").hidden = !sel.textContent;
+  info.querySelector(".left").textContent = left;
+  // Status: the engine's reason when the selection cannot be played, else the last note,
+  // else whose turn it is.
+  status.textContent = statusText();
+  status.dataset.kind = refusal() ? "refusal" : "";
+}
+
+function refusal() {
+  return state.selected.size && verdictFits() && !state.verdict.ok ? state.verdict.message : "";
+}
+
+function statusText() {
+  const view = state.view;
+  const reason = refusal();
+  if (reason) return reason;
+  if (state.note) return state.note;
+  if (state.shown) return t("skip"); // the deal or the computers' moves are playing out
+  if (view.over) return "";
+  if (view.your_turn) {
+    if (view.first_play) return t("yourTurnFirst");
+    if (!view.table) return t("yourTurnLead");
+    return t("yourTurnBeat", { table: view.table.label });
+  }
+  return view.turn === null ? "" : t("waitingFor", { name: seatName(view.turn, view.seat) });
+}
+
+function note(text, { quiet = false } = {}) {
+  if (!state) return;
+  state.note = text;
+  if (!quiet || !refusal()) renderLines();
+}
+
+function renderActions() {
+  if (!state || !state.els) return;
+  const view = state.view;
+  const { actions } = state.els;
+  const canAct = !!view && !view.over && view.your_turn && !state.busy && !isAnimating() && !state.shown;
+  const playable = canAct && state.selected.size > 0 && verdictFits() && state.verdict.ok;
+  flag(actions.play, "disabled", !playable);
+  flag(actions.pass, "disabled", !(canAct && view.can_pass));
+  flag(actions.hint, "disabled", !(canAct && view.hint));
+  // Why «Lewat» is off when the player leads (seed 003: it is refused then).
+  if (canAct && !view.can_pass) actions.pass.title = t("yourTurnLead");
+  else actions.pass.removeAttribute("title");
+}
+
+function renderResult() {
+  if (!state || !state.els) return;
+  const view = state.view;
+  const slot = state.els.result;
+  if (!view.over || !view.result || state.shown) {
+    slot.replaceChildren();
+    return;
+  }
+  const result = view.result;
+  const order = [result.winner, ...result.lines.map((_, seat) => seat).filter((seat) => seat !== result.winner)];
+  const lines = order.map((seat) => {
+    const line = result.lines[seat];
+    const name = seatName(seat, view.seat);
+    const text =
+      seat === result.winner
+        ? `${t("winnerLine", { name })} · ${t("winnerTotal", { points: signed(line.points) })}`
+        : `${name}: ${t("loserLine", { cards: line.cards_left, mult: line.multiplier, points: signed(line.points) })}`;
+    return h(
+      "li",
+      { class: seat === result.winner ? "winner" : "loser", dataset: { seat, points: line.points } },
+      text,
+    );
+  });
+  const totals = h(
+    "table",
+    { class: "totals" },
+    h("caption", {}, t("matchAfter", { n: view.round })),
+    h("tbody", {}, view.totals.map((total, seat) =>
+      h("tr", { dataset: { totalSeat: seat } }, h("th", { scope: "row" }, seatName(seat, view.seat)), h("td", {}, signed(total))),
+    )),
+  );
+  const next = h(
+    "button",
+    { type: "button", class: "primary", dataset: { action: "next-round" }, onclick: nextRound },
+    t("nextRound"),
+  );
+  flag(next, "disabled", state.busy);
+  slot.replaceChildren(
+    h(
+      "section",
+      { class: "result-card", dataset: { role: "result" }, "aria-labelledby": "result-title", tabindex: "-1" },
+      h("h2", { id: "result-title" }, t("roundOver", { n: view.round })),
+      result.dragon ? h("p", { class: "dragon" }, t("dragonWin", { name: seatName(result.winner, view.seat) })) : null,
+      h("ol", { class: "lines" }, lines),
+      totals,
+      next,
+    ),
+  );
+}
+
+function focusResult() {
+  const card = state && state.els && state.els.result.querySelector('[data-role="result"]');
+  if (card) card.focus({ preventScroll: true });
+}

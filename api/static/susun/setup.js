@@ -1,0 +1,134 @@
+// Capsa Susun setup: number of players, computer level, stake, optional time limit and the
+// rules preset; each control's values are the API's values (WEB.md: data-setting).
+
+import { h } from "../shared/dom.js";
+import { t } from "../shared/i18n.js";
+import { savePrefs, store } from "../shared/store.js";
+
+export const PLAYERS = [2, 3, 4];
+export const LEVELS = ["beginner", "standard", "expert"];
+export const TIME_LIMITS = ["", "60", "120", "300"]; // seconds; "" is no limit (null)
+export const PRESETS = ["capsa-susun", "classic", "two-four", "susun-specials"];
+const MAX_STAKE = 1e12; // the API's bound on a stake
+
+function currentChoices() {
+  const saved = store.setup.susun || {};
+  const stake = Number(saved.stake);
+  return {
+    players: PLAYERS.includes(Number(saved.players)) ? Number(saved.players) : 4,
+    level: LEVELS.includes(saved.level) ? saved.level : "standard",
+    stake: Number.isFinite(stake) && stake >= 0 ? stake : 1,
+    time_limit: TIME_LIMITS.includes(saved.time_limit) ? saved.time_limit : "",
+    preset: PRESETS.includes(saved.preset) ? saved.preset : "capsa-susun",
+  };
+}
+
+function timeText(value) {
+  if (!value) return t("timeNone");
+  const seconds = Number(value);
+  return seconds % 60 === 0 ? t("timeMinutes", { n: seconds / 60 }) : t("timeSeconds", { n: seconds });
+}
+
+/** The setup screen; `onStart(choices, button)` starts a table. */
+export function renderSetup(root, { onStart, resume, notice }) {
+  const choices = currentChoices();
+  const explain = {
+    players: h("p", { class: "explain", id: "explain-players", "aria-live": "polite" }),
+    level: h("p", { class: "explain", id: "explain-susun-level", "aria-live": "polite" }),
+    stake: h("p", { class: "explain", id: "explain-stake" }, t("stakeExplain")),
+    time_limit: h("p", { class: "explain", id: "explain-time", "aria-live": "polite" }),
+    preset: h("p", { class: "explain", id: "explain-preset", "aria-live": "polite" }),
+  };
+  const refresh = () => {
+    explain.players.textContent = t("playersExplain", { n: choices.players - 1 });
+    explain.level.textContent = t(`levelExplain_${choices.level}`);
+    explain.time_limit.textContent = choices.time_limit ? t("timeExplain") : t("timeExplainNone");
+    explain.preset.textContent = t(`presetExplain_${choices.preset}`);
+  };
+  const remember = () => {
+    store.setup.susun = { ...choices };
+    savePrefs();
+    refresh();
+  };
+  const select = (name, id, values, label, text) =>
+    h(
+      "div",
+      { class: "setting-row" },
+      h("label", { for: id }, label),
+      h(
+        "select",
+        {
+          id,
+          dataset: { setting: name },
+          "aria-describedby": explain[name].id,
+          onchange: (event) => {
+            const value = event.target.value;
+            choices[name] = name === "players" ? Number(value) : value;
+            remember();
+          },
+        },
+        values.map((value) => h("option", { value, selected: String(choices[name]) === String(value) }, text(value))),
+      ),
+      explain[name],
+    );
+
+  const stake = h("input", {
+    id: "susun-stake",
+    type: "number",
+    inputmode: "decimal",
+    min: "0",
+    max: String(MAX_STAKE),
+    step: "any",
+    value: String(choices.stake),
+    dataset: { setting: "stake" },
+    "aria-describedby": "explain-stake",
+    oninput: (event) => {
+      const value = Number(event.target.value);
+      if (event.target.value !== "" && Number.isFinite(value) && value >= 0 && value <= MAX_STAKE) {
+        choices.stake = value;
+        remember();
+      }
+    },
+  });
+
+  const start = h("button", { type: "button", class: "primary big", dataset: { action: "start" } }, t("start"));
+  start.addEventListener("click", () => onStart({ ...choices }, start));
+
+  root.replaceChildren(
+    h(
+      "section",
+      { class: "setup", "aria-labelledby": "setup-title" },
+      h("h2", { id: "setup-title" }, t("susunTitle")),
+      notice ? h("p", { class: "notice", dataset: { role: "status" }, role: "status" }, notice) : null,
+      select("players", "susun-players", PLAYERS, t("players"), (n) => t("playersN", { n })),
+      select("level", "susun-level", LEVELS, t("level"), (value) => t(`level_${value}`)),
+      h("div", { class: "setting-row" }, h("label", { for: "susun-stake" }, t("stake")), stake, explain.stake),
+      select("time_limit", "susun-time", TIME_LIMITS, t("time_limit"), timeText),
+      select("preset", "susun-preset", PRESETS, t("preset"), (value) => t(`preset_${value}`)),
+      h(
+        "div",
+        { class: "setup-actions" },
+        start,
+        resume
+          ? h("button", { type: "button", class: "secondary", dataset: { action: "resume" }, onclick: resume }, t("resume"))
+          : null,
+      ),
+    ),
+  );
+  refresh();
+}
+
+/** The create-table body (POST /v1/susun/games) for these choices. */
+export function tableRequest(choices, code, players = choices.players) {
+  const bots = {};
+  for (let seat = 1; seat < players; seat += 1) bots[String(seat)] = choices.level;
+  const body = {
+    rules: { preset: choices.preset },
+    players,
+    bots,
+    stake: choices.stake,
+    time_limit: choices.time_limit ? Number(choices.time_limit) : null,
+  };
+  if (code) body.code = code;
+  return body;
+}
