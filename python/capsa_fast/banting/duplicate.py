@@ -150,7 +150,8 @@ def report(result: DuplicateResult, rules: Rules) -> str:
         "level          seats   mean points per round (95% CI)",
     ]
     for s in result.level_stats():
-        lines.append(f"{s.level:<13}  {s.entries:>5}   {s.mean:+7.3f} [{s.low:+.3f}, {s.high:+.3f}]")
+        interval = f"[{s.low:+.3f}, {s.high:+.3f}]"
+        lines.append(f"{s.level:<13}  {s.entries:>5}   {s.mean:+7.3f} {interval}")
     return "\n".join(lines)
 
 

@@ -43,7 +43,7 @@ def mean_ci(x: np.ndarray) -> tuple[float, float]:
     return float(np.mean(x)), 1.96 * float(np.std(x, ddof=1)) / math.sqrt(len(x))
 
 
-def _model(name: str, rules: Rules, players: int) -> object | None:
+def _model(name: str, rules: Rules, players: int) -> _core.SusunEvModel | None:
     if name in ("ev", "deep"):
         return ev.ev_model(rules, players)
     if name == "ev-v1":
@@ -180,9 +180,11 @@ def main(argv: list[str] | None = None) -> None:
             print(f"\n{a} - {b}: {mean:+.4f} per hand [{mean - hw:+.4f}, {mean + hw:+.4f}]")
         return
     t0 = time.perf_counter()
-    points, seats = play(args.tables, args.players, strategies, rules, args.seed, args.threads)
+    points, seat_strategy = play(
+        args.tables, args.players, strategies, rules, args.seed, args.threads
+    )
     elapsed = time.perf_counter() - t0
-    singles, pairs = summarise(points, seats, strategies)
+    singles, pairs = summarise(points, seat_strategy, strategies)
     print(
         f"{args.tables:,} tables x {args.players} players, preset {args.preset}, "
         f"seed {args.seed}, {elapsed:.1f}s ({args.tables * args.players / elapsed:,.0f} "
