@@ -438,6 +438,11 @@ Move standard_v1_move(const Round& r) {
 }
 
 struct Standard {
+  // Breaking the plan to answer: worth it unless it costs more than this many plan units
+  // (about half a trick) while no opponent is within kSafeCount - 1 cards of going out.
+  static constexpr double kBreakCost = 0.5;
+  static constexpr int kSafeCount = 4;
+
   const Round& r;
   const Rules& rules;
   int seat;
@@ -499,10 +504,11 @@ struct Standard {
     return play_move(seat, *pick);
   }
 
-  // It answers whenever it can (standard-v1 held back its aces and 2s and kept its plan
-  // whole unless someone was close to going out; answering every time wins more against
-  // it): the weakest plan combo that beats the table, else the answer (bombs included)
-  // that spoils the plan least.
+  // It answers whenever a plan combo does (standard-v1 held back its aces and 2s unless
+  // someone was close to going out; answering wins more against it): the weakest plan
+  // combo that beats the table. Else the answer (bombs included) that spoils the plan
+  // least, unless that answer costs the plan more than kBreakCost while every opponent
+  // still holds kSafeCount cards or more: then it passes and keeps its hand whole.
   Move follow(const std::vector<Combo>& legal) const {
     const Combo& table = *r.table();
     // An opponent about to go out on a single: block with the highest single.
@@ -529,7 +535,8 @@ struct Standard {
         best = &c;
       }
     }
-    return best ? play_move(seat, *best) : pass_move(seat);
+    if (!best || (opp_min >= kSafeCount && best_gain < -kBreakCost)) return pass_move(seat);
+    return play_move(seat, *best);
   }
 
   // The play it likes best when it would rather pass (for a hint, which never passes while
