@@ -6,19 +6,23 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 # The server's settings: make variables, else the CAPSA_FAST_* environment, else defaults
-# (api/gunicorn_conf.py reads the environment; the README lists every variable).
+# (api/settings.py reads the environment; the README lists every variable).
 HOST ?= $(or $(CAPSA_FAST_HOST),127.0.0.1)
 PORT ?= $(or $(CAPSA_FAST_PORT),8000)
-# WORKERS empty: two per core (api/gunicorn_conf.py).
+# WORKERS empty: one per core (api/settings.py, ServerSettings).
 WORKERS ?= $(CAPSA_FAST_WORKERS)
 
+# Two sets of dependencies: what serving needs (`make run`: the package with its "server"
+# extra) and, on top, what testing needs (`make test`: the "test" extra: pytest, linters,
+# the peer evaluators, schemathesis, atheris).
 DEPS_STAMP := $(VENV)/.deps-stamp
+TEST_DEPS_STAMP := $(VENV)/.test-deps-stamp
 BUILD_STAMP := $(VENV)/.build-stamp
 CORE_SOURCES := $(shell find cpp -type f) CMakeLists.txt pyproject.toml
 CMAKE := $(BIN)/cmake
 CMAKE_GEN := -G Ninja -DCMAKE_MAKE_PROGRAM=$(abspath $(BIN)/ninja)
 
-.PHONY: all install browser-deps run test lint cpp-test cpp-asan cpp-fuzz pytest fuzz fuzz-short py-fuzz bench clean
+.PHONY: all install install-test browser-deps run test lint cpp-test cpp-asan cpp-fuzz pytest fuzz fuzz-short py-fuzz bench clean
 
 all: install
 
@@ -26,11 +30,15 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # Build tools first (the package is built without isolation so rebuilds are incremental),
-# then the package with its API and test extras.
+# then the package with the server's dependencies only.
 $(DEPS_STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --upgrade pip
 	$(BIN)/python -m pip install "scikit-build-core>=0.10" "pybind11>=3" cmake ninja
-	$(BIN)/python -m pip install --no-build-isolation -e ".[api,test]"
+	$(BIN)/python -m pip install --no-build-isolation -e ".[server]"
+	touch $@
+
+$(TEST_DEPS_STAMP): $(DEPS_STAMP)
+	$(BIN)/python -m pip install --no-build-isolation -e ".[server,test]"
 	touch $@
 
 $(BUILD_STAMP): $(DEPS_STAMP) $(CORE_SOURCES)
@@ -38,6 +46,8 @@ $(BUILD_STAMP): $(DEPS_STAMP) $(CORE_SOURCES)
 	touch $@
 
 install: $(BUILD_STAMP)
+
+install-test: $(TEST_DEPS_STAMP) $(BUILD_STAMP)
 
 # The browser tests (tests/browser) drive Debian's Chromium through its own chromedriver;
 # both are installed here when missing (apt-get as root, else through sudo). Selenium is
@@ -55,10 +65,9 @@ browser-deps:
 	fi
 
 run: install
-	CAPSA_FAST_HOST=$(HOST) CAPSA_FAST_PORT=$(PORT) $(if $(WORKERS),CAPSA_FAST_WORKERS=$(WORKERS)) \
-		$(BIN)/gunicorn -c python:api.gunicorn_conf 'api:create_app()'
+	$(BIN)/capsa-fast serve --host $(HOST) --port $(PORT) $(if $(WORKERS),--workers $(WORKERS))
 
-lint: $(DEPS_STAMP)
+lint: $(TEST_DEPS_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
@@ -94,7 +103,7 @@ cpp-fuzz: $(DEPS_STAMP)
 
 # The Python fuzzers (tests/fuzz: card parser, rule parser, every JSON body) with atheris,
 # each for FUZZ_SECONDS; a crash leaves its input in build/fuzz-artifacts/<name>/.
-py-fuzz: install
+py-fuzz: install-test
 	$(BIN)/python tests/fuzz/run.py --seconds $(FUZZ_SECONDS)
 
 # Every fuzzer for FUZZ_SECONDS (`make fuzz FUZZ_SECONDS=600` for a long run); `make test`
@@ -105,14 +114,14 @@ fuzz: cpp-fuzz py-fuzz
 fuzz-short:
 	$(MAKE) cpp-fuzz py-fuzz FUZZ_SECONDS=$(SHORT_FUZZ_SECONDS)
 
-pytest: install browser-deps
+pytest: install-test browser-deps
 	$(BIN)/python -m pytest
 
 test: lint cpp-test cpp-asan pytest fuzz-short
 
-bench: install cpp-test
+bench: install-test cpp-test
 	build/cpp/bench_poker
-	$(BIN)/python bench/compare.py
+	$(BIN)/capsa-fast bench
 
 clean:
 	rm -rf build $(VENV)

@@ -1,7 +1,12 @@
 """HTTP JSON API over capsa_fast.
 
-Production: ``gunicorn -c python:api.gunicorn_conf 'api:create_app()'`` (what ``make run``
-starts). Development: ``flask --app api run``. Settings: ``api.settings``.
+Production: ``capsa-fast serve`` (or ``make run``), which runs
+``gunicorn -c python:api.gunicorn_conf 'api.asgi:create_asgi_app()'``: this app behind the
+uvicorn workers of ``api.worker`` and the lanes of ``api.bridge``. Development:
+``flask --app api run``. Settings: ``api.settings``.
+
+The server's dependencies are the package's "server" extra: ``pip install
+"capsa_fast[server]"``.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from api import (
     access_log,
     banting,
+    cors,
+    docs,
     games,
     meta,
     poker,
@@ -51,6 +58,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
     access_log.init_app(app)  # first, so it times and ids every request, refused ones too
     rate_limit.init_app(app)
+    cors.init_app(app)
     register_error_handlers(app)
     app.register_blueprint(meta.bp)
     app.register_blueprint(poker.bp)
@@ -58,5 +66,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(susun.bp)
     app.register_blueprint(susun_games.bp)
+    app.register_blueprint(docs.bp)
     app.register_blueprint(web.bp)  # the web game's page (WEB.md), outside the API document
     return app

@@ -16,28 +16,42 @@ import secrets
 import sys
 import time
 from datetime import UTC, datetime
+from typing import Any
 
 from flask import Flask, Response, g, request
+from pythonjsonlogger.json import JsonFormatter as JsonFormatterBase
 
 LOGGER_NAME = "capsa_fast.access"
 REQUEST_ID_HEADER = "X-Request-Id"
 _CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 
-class JsonFormatter(logging.Formatter):
-    """A record as one JSON line: its ``fields`` (given as ``extra``) plus time and level."""
+class JsonFormatter(JsonFormatterBase):
+    """A record as one JSON line (python-json-logger): time, level, logger, message, then
+    the record's ``fields`` (given as ``extra``) flat, and ``exception`` with a traceback."""
 
-    def format(self, record: logging.LogRecord) -> str:
-        line = {
-            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "message": record.getMessage(),
-            **getattr(record, "fields", {}),
-        }
-        if record.exc_info:
-            line["exception"] = self.formatException(record.exc_info)
-        return json.dumps(line, ensure_ascii=False, separators=(",", ":"))
+    def __init__(self) -> None:
+        super().__init__(
+            "%(message)s",
+            rename_fields={"exc_info": "exception"},
+            json_ensure_ascii=False,
+            json_serializer=_compact_dumps,
+        )
+
+    def add_fields(
+        self, log_record: dict[str, Any], record: logging.LogRecord, message_dict: dict[str, Any]
+    ) -> None:
+        log_record["time"] = datetime.fromtimestamp(record.created, UTC).isoformat(
+            timespec="milliseconds"
+        )
+        log_record["level"] = record.levelname.lower()
+        log_record["logger"] = record.name
+        super().add_fields(log_record, record, message_dict)
+        log_record.update(log_record.pop("fields", None) or {})
+
+
+def _compact_dumps(value: Any, **kwargs: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), **kwargs)
 
 
 def access_logger() -> logging.Logger:

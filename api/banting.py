@@ -42,7 +42,7 @@ bp = ModelBlueprint("banting", __name__, url_prefix="/v1/banting", tag="banting"
 
 
 def _cards(
-    tokens: Sequence[str],
+    tokens: Sequence[str | int],
     field: str,
     errors: FieldErrors,
     *,

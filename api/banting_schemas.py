@@ -21,7 +21,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from api.common import rules_json_schema
-from api.schemas import Card, RequestModel, ResponseModel, _count_schema
+from api.schemas import Card, CardText, RequestModel, ResponseModel, _count_schema
 
 DECK_SIZE = 52
 MAX_COMBO_SIZE = 5
@@ -227,7 +227,7 @@ class ScoreRequest(RequestModel):
 
 class BantingCombo(ResponseModel):
     kind: str = Field(json_schema_extra={"enum": list(COMBO_KINDS)})
-    cards: list[Card] = Field(description="The combo's cards, canonical spelling.")
+    cards: list[CardText] = Field(description="The combo's cards, canonical spelling.")
     label: str = Field(
         description="Readable name, e.g. 'pair of 9s'; Indonesian ('Pasangan 9') with "
         "Accept-Language: id."

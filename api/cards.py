@@ -1,21 +1,22 @@
-"""Card strings from request bodies to ``capsa_fast`` ids, with errors that name each field.
+"""Cards from request bodies (strings or integer ids) to ``capsa_fast`` ids, with errors that
+name each field.
 
 ``capsa_fast`` decides what a card is. This module only adds a precomputed table of common
-spellings so a 100,000-hand batch converts with one dict lookup per card, and falls back to
-``capsa_fast.card_id`` for anything else so its error message names the bad token.
+spellings (one dict lookup per card), and falls back to ``capsa_fast.card_id`` for anything
+else so its error message names the bad token. The batch route reads its body in C++
+(``capsa_fast/batch_json.hpp``), with the same messages.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from functools import cache
-from itertools import chain
 
 import capsa_fast
-import numpy as np
 
 from api.errors import FieldErrors
 
+DECK_SIZE = 52
 _RANK_SPELLINGS = (*"23456789TJQKA", "10", *"tjqka")
 _SUIT_SPELLINGS = (*"cdhs", *"CDHS", *"♣♦♥♠")
 
@@ -50,8 +51,14 @@ def count_message(sizes: Collection[int], got: int) -> str:
     return f"Expected {wanted} cards, got {got}."
 
 
-def _token_id(token: str) -> tuple[int | None, str]:
-    """(id, "") for a card, (None, message naming the token) otherwise."""
+def _token_id(token: str | int) -> tuple[int | None, str]:
+    """(id, "") for a card (a string or an integer id), (None, message naming it) otherwise."""
+    if isinstance(token, int):
+        if 0 <= token < DECK_SIZE:
+            return token, ""
+        text = str(token)
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        return None, f"not a card id: {shown} (ids run from 0 = 2c to 51 = As)"
     card = card_lookup().get(token)
     if card is not None:
         return card, ""
@@ -66,7 +73,7 @@ def _token_id(token: str) -> tuple[int | None, str]:
 
 
 def card_ids(
-    tokens: Sequence[str],
+    tokens: Sequence[str | int],
     field: str,
     errors: FieldErrors,
     *,
@@ -95,60 +102,3 @@ def card_ids(
             seen[card] = path
             ids.append(card)
     return ids
-
-
-def batch_card_arrays(
-    hands: Sequence[Sequence[str]], field: str, errors: FieldErrors, sizes: Collection[int]
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Hands grouped by size: a list of (row indices [n], card ids uint8 [n, size]).
-
-    Problems are added to ``errors`` (the caller raises); the fast path does no per-card
-    Python work beyond one dict lookup and only a failing group is rescanned card by card
-    to name every bad field.
-    """
-    lookup = card_lookup()
-    lengths = np.fromiter(map(len, hands), dtype=np.intp, count=len(hands))
-    groups: list[tuple[np.ndarray, np.ndarray]] = []
-    for size in np.unique(lengths).tolist():
-        rows = np.flatnonzero(lengths == size)
-        if size not in sizes:
-            for row in rows.tolist():
-                if errors.full:
-                    break
-                errors.add(f"{field}/{row}", count_message(sizes, size))
-            continue
-        group = hands if len(rows) == len(hands) else [hands[row] for row in rows.tolist()]
-        try:
-            flat = np.fromiter(
-                map(lookup.__getitem__, chain.from_iterable(group)),
-                dtype=np.uint8,
-                count=len(rows) * size,
-            )
-        except KeyError:
-            # Some token is not a common spelling: it may still be a card (the package
-            # accepts more than the table holds) or be a real error. Decide card by card.
-            converted = _rescan(rows, hands, field, errors)
-            if errors:  # the request fails anyway; no point building arrays
-                continue
-            flat = np.array(converted, dtype=np.uint8)
-        ids = flat.reshape(len(rows), size)
-        # A repeated card shows up as two equal neighbours once each row is sorted.
-        ordered = np.sort(ids, axis=1)
-        repeated = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
-        if len(repeated):
-            _rescan(rows[repeated], hands, field, errors)
-            continue
-        groups.append((rows, ids))
-    return groups
-
-
-def _rescan(
-    rows: np.ndarray, hands: Sequence[Sequence[str]], field: str, errors: FieldErrors
-) -> list[list[int]]:
-    """Convert ``rows`` card by card, reporting every problem until the error list is full."""
-    converted: list[list[int]] = []
-    for row in rows.tolist():
-        if errors.full:
-            break
-        converted.append(card_ids(hands[row], f"{field}/{row}", errors))
-    return converted

@@ -21,12 +21,14 @@ and processes. No Flask here: the routes are in ``api.games``.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import hmac
 import json
 import os
 import re
 import secrets
+import shutil
 import sqlite3
 import threading
 import time
@@ -40,8 +42,10 @@ from capsa_fast import banting
 # Game ids and tokens come from `secrets` (bytes of randomness; URL-safe base64 text).
 GAME_ID_BYTES = 16
 TOKEN_BYTES = 32
-# How long a writer waits for another's transaction before SQLite reports "locked".
-BUSY_TIMEOUT_SECONDS = 10.0
+# How long a request waits for another's transaction before SQLite reports "locked" (the
+# app's STORE_BUSY_TIMEOUT), and how long the health check's write probe waits.
+BUSY_TIMEOUT_SECONDS = 1.0
+PROBE_TIMEOUT_SECONDS = 0.1
 SCHEMA_VERSION = 3  # PRAGMA user_version; 2 added expires_at, 3 settings and susun_games
 # Defaults of how long games are kept after their last move (the app passes its settings).
 FINISHED_GAME_TTL = 24 * 60 * 60
@@ -73,6 +77,8 @@ CREATE TABLE IF NOT EXISTS {table} (
 ) STRICT
 """
 _INDEX = "CREATE INDEX IF NOT EXISTS {table}_expiry ON {table} (expires_at)"
+# Written to (and rolled back) by the health check: can the store take a new page?
+_PROBE_TABLE = "CREATE TABLE IF NOT EXISTS store_probe (filler BLOB NOT NULL) STRICT"
 _COLUMNS = (
     "id, version, players, rules, bots, token_hashes, rounds, created_at, updated_at, settings"
 )
@@ -343,12 +349,21 @@ def _from_row(kind: type[R], row: Sequence[Any]) -> R:
     )
 
 
+class StoreFull(OSError):
+    """The disk beside the store has less free space than the store wants."""
+
+
 class GameStore:
     """Matches in one SQLite file; the schema is created on first use.
 
     A game expires ``finished_ttl`` seconds after its last move when its round is over, else
     ``idle_ttl`` seconds after it: from then on :meth:`load` does not find it, and writes
     delete expired rows now and then (at most every :data:`PURGE_INTERVAL_SECONDS`).
+
+    ``busy_timeout``: seconds a call waits for another writer before sqlite3 raises
+    "database is locked". ``max_bytes``: the largest the file may grow (0: no limit); a write
+    past it raises "database or disk is full", as a full disk does. ``min_free_bytes``: the
+    free disk space :meth:`check` wants beside the file.
     """
 
     def __init__(
@@ -357,10 +372,16 @@ class GameStore:
         *,
         finished_ttl: float = FINISHED_GAME_TTL,
         idle_ttl: float = IDLE_GAME_TTL,
+        busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+        max_bytes: int = 0,
+        min_free_bytes: int = 0,
     ) -> None:
         self.path = os.fspath(path)
         self.finished_ttl = finished_ttl
         self.idle_ttl = idle_ttl
+        self.busy_timeout = busy_timeout
+        self.max_bytes = max_bytes
+        self.min_free_bytes = min_free_bytes
         self._ready = False
         self._ready_lock = threading.Lock()
         self._next_purge = 0.0
@@ -396,11 +417,14 @@ class GameStore:
             self._create_schema()
         # Autocommit (isolation_level=None): every statement here is its own transaction.
         conn = sqlite3.connect(
-            self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=True
+            self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=True
         )
         # WAL makes each commit one append; NORMAL sync is then safe from corruption (an OS
         # crash may lose the last moves, never damage the file).
         conn.execute("PRAGMA synchronous = NORMAL")
+        if self.max_bytes:
+            page = conn.execute("PRAGMA page_size").fetchone()[0]
+            conn.execute(f"PRAGMA max_page_count = {max(1, self.max_bytes // page)}")
         local.conn, local.identity = conn, self._identity()
         return conn
 
@@ -434,7 +458,7 @@ class GameStore:
                 return
             folder = os.path.dirname(os.path.abspath(self.path))
             os.makedirs(folder, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+            conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
             try:
                 conn.execute("PRAGMA journal_mode = WAL")  # stored in the file: set once
                 conn.execute("BEGIN IMMEDIATE")  # one process creates or migrates at a time
@@ -452,6 +476,7 @@ class GameStore:
                 for table in TABLES:
                     conn.execute(_TABLE_SCHEMA.format(table=table))
                     conn.execute(_INDEX.format(table=table))
+                conn.execute(_PROBE_TABLE)
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 conn.execute("COMMIT")
             finally:
@@ -538,7 +563,31 @@ class GameStore:
             self.purge_expired()
 
     def check(self) -> None:
-        """Raise (sqlite3.Error, OSError) unless the store can be opened and read."""
+        """Raise (sqlite3.Error, OSError) unless the store can be opened, read and written.
+
+        The write is a probe: a page-sized row inserted and rolled back, which fails when the
+        store is read-only, locked past :data:`PROBE_TIMEOUT_SECONDS` or at ``max_bytes``.
+        A rolled-back write never reaches the disk, so a full disk is read from the free
+        space beside the file (:class:`StoreFull` below ``min_free_bytes``).
+        """
         with self._connect() as conn:
             for table in TABLES:
                 conn.execute(f"SELECT id FROM {table} LIMIT 1").fetchall()
+            page = conn.execute("PRAGMA page_size").fetchone()[0]
+            conn.execute(f"PRAGMA busy_timeout = {round(PROBE_TIMEOUT_SECONDS * 1000)}")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    conn.execute("INSERT INTO store_probe (filler) VALUES (zeroblob(?))", (page,))
+                finally:
+                    conn.execute("ROLLBACK")
+            finally:
+                conn.execute(f"PRAGMA busy_timeout = {round(self.busy_timeout * 1000)}")
+        if self.min_free_bytes:
+            free = shutil.disk_usage(os.path.dirname(os.path.abspath(self.path))).free
+            if free < self.min_free_bytes:
+                raise StoreFull(
+                    errno.ENOSPC,
+                    f"{free} bytes free beside the session store, fewer than the "
+                    f"{self.min_free_bytes} wanted (GAMES_DB_MIN_FREE_BYTES)",
+                )

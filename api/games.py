@@ -64,7 +64,9 @@ from api.sessions import (
     tag_response,
 )
 
-bp = ModelBlueprint("banting_games", __name__, url_prefix="/v1/banting/games", tag="banting-games")
+bp = ModelBlueprint(
+    "banting_games", __name__, url_prefix="/v1/banting/games", tag="banting-games", lane="store"
+)
 
 HAND_SIZE = 13
 seat_routes(bp, GameRecord)

@@ -13,7 +13,7 @@ from capsa_fast import banting
 from pydantic import Field
 
 from api.banting_schemas import COMBO_KINDS, BantingSettings, Play, Rules, ScoreLine
-from api.schemas import Card, RequestModel, ResponseModel
+from api.schemas import Card, CardText, RequestModel, ResponseModel
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -156,7 +156,7 @@ class GameCreated(ResponseModel):
 class TableCombo(ResponseModel):
     seat: int = Field(description="Who played it.")
     kind: Kind
-    cards: list[Card]
+    cards: list[CardText]
     label: str = Field(description="Readable name, in the response's Content-Language.")
 
 
@@ -219,7 +219,7 @@ class GameView(ResponseModel):
             "with one human seat always, so the player can share the round."
         )
     )
-    hand: list[Card] = Field(description="This seat's cards, low to high in Big Two order.")
+    hand: list[CardText] = Field(description="This seat's cards, low to high in Big Two order.")
     counts: list[int] = Field(description="Cards held per seat.")
     table: TableCombo | None = Field(description="The combo to beat; null when leading.")
     turn: int | None = Field(description="The seat to move; null once the round is over.")

@@ -15,8 +15,10 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 
-# Routes never limited: liveness probes and the API description.
-EXEMPT_PATHS = frozenset({"/v1/health", "/openapi.json"})
+# Routes never limited: liveness probes and the API description and its page.
+EXEMPT_PATHS = frozenset(
+    {"/v1/health", "/openapi.json", "/docs", "/docs/docs.js", "/docs/docs.css"}
+)
 _EXTENSION_KEY = "capsa_fast_api.limiter"
 
 

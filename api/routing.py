@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, current_app, request
 from pydantic import BaseModel, ValidationError
 
 from api.errors import ApiProblem, validation_problem_from_pydantic
@@ -47,14 +47,21 @@ class Operation:
     request_headers: tuple[Mapping[str, Any], ...] = ()
     # OpenAPI header objects, by name, that every success carries (e.g. ETag).
     response_headers: Mapping[str, Mapping[str, Any]] | None = None
+    # The thread pool the server runs it in (api.bridge): "compute", "store" or "bulk".
+    lane: str = "compute"
+    # The app config key of its largest body.
+    body_limit: str = "MAX_BODY_BYTES"
 
 
 class ModelBlueprint(Blueprint):
     """A Blueprint whose routes carry their request and response models."""
 
-    def __init__(self, name: str, import_name: str, *, tag: str, **kwargs: Any) -> None:
+    def __init__(
+        self, name: str, import_name: str, *, tag: str, lane: str = "compute", **kwargs: Any
+    ) -> None:
         super().__init__(name, import_name, **kwargs)
         self.tag = tag
+        self.lane = lane  # where the server runs this blueprint's routes (api.bridge)
         self.operations: list[Operation] = []
 
     def json_post(
@@ -71,19 +78,31 @@ class ModelBlueprint(Blueprint):
         example: Mapping[str, Any] | None = None,
         request_headers: tuple[Mapping[str, Any], ...] = (),
         response_headers: Mapping[str, Mapping[str, Any]] | None = None,
-    ) -> Callable[[Callable[..., ResponseT]], Callable[..., ResponseT]]:
+        decode: Callable[[bytes], Any] | None = None,
+        lane: str | None = None,
+        body_limit: str = "MAX_BODY_BYTES",
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Register a POST route; the handler receives the validated request model, then the
         rule's variables as keyword arguments. ``problems``: statuses the route answers
         besides those of any body; ``body_required=False``: an empty body reads as ``{}``;
         ``example``: a body the route accepts, shown in the document (and sent by the
         contract tests); ``request_headers`` and ``response_headers``: headers the route
-        reads and every success carries, for the document (the handler deals with them)."""
+        reads and every success carries, for the document (the handler deals with them).
+        ``decode``: reads the raw body instead of ``request_model`` (which then only documents
+        it; the handler gets what ``decode`` returns, and may return a ready Response);
+        ``lane`` and ``body_limit``: see :class:`Operation`."""
 
-        def decorator(handler: Callable[..., ResponseT]) -> Callable[..., ResponseT]:
+        def decorator(handler: Callable[..., Any]) -> Callable[..., Any]:
             @functools.wraps(handler)
             def view(**variables: Any) -> Response:
-                body = parse_body(request_model, required=body_required)
-                return json_response(handler(body, **variables), status)
+                if decode is None:
+                    body = parse_body(request_model, required=body_required, limit=body_limit)
+                else:
+                    body = decode(read_json_body(limit=body_limit))
+                result = handler(body, **variables)
+                if isinstance(result, Response):
+                    return result
+                return json_response(result, status)
 
             self._register(
                 rule,
@@ -103,6 +122,8 @@ class ModelBlueprint(Blueprint):
                     example=example,
                     request_headers=request_headers,
                     response_headers=response_headers,
+                    lane=lane or self.lane,
+                    body_limit=body_limit,
                 ),
             )
             return handler
@@ -141,6 +162,7 @@ class ModelBlueprint(Blueprint):
                     problems=tuple(sorted(problems)),
                     bearer_auth=bearer_auth,
                     response_headers=response_headers,
+                    lane=self.lane,
                 ),
             )
             return handler
@@ -163,22 +185,68 @@ class ModelBlueprint(Blueprint):
         self.operations.append(operation)
 
 
-def parse_body(model: type[RequestT], *, required: bool = True) -> RequestT:
+_BODY_KEY = "capsa_fast_api_body"
+_READ_SIZE = 1 << 20
+
+
+def read_body(limit: str = "MAX_BODY_BYTES") -> bytes:
+    """The request body, at most ``app.config[limit]`` bytes: a 413 problem beyond (a
+    declared Content-Length at once, a chunked body as soon as it passes the limit), a 400
+    when the body cannot be read (a broken chunked encoding). Read once per request."""
+    cached: bytes | None = request.environ.get(_BODY_KEY)
+    if cached is not None:
+        return cached
+    most = int(current_app.config[limit])
+    too_large = ApiProblem(413, f"The request body is larger than the limit of {most} bytes.")
+    declared = request.content_length
+    if declared is not None and declared > most:
+        raise too_large
+    stream = request.environ.get("wsgi.input")
+    # Without a length, a body runs to the end of the input only where the server says the
+    # input ends (wsgi.input_terminated: a chunked body); else there is none.
+    if stream is None or (declared is None and not request.environ.get("wsgi.input_terminated")):
+        data = b""
+    else:
+        wanted = most + 1 if declared is None else declared
+        parts: list[bytes] = []
+        size = 0
+        try:
+            while size < wanted:
+                part = stream.read(min(_READ_SIZE, wanted - size))
+                if not part:
+                    break
+                parts.append(part)
+                size += len(part)
+        except Exception as exc:  # the server's parser: bad chunk framing, a dropped client
+            raise ApiProblem(400, f"The request body could not be read: {exc}.") from None
+        if size > most:
+            raise too_large
+        data = b"".join(parts)
+    request.environ[_BODY_KEY] = data
+    return data
+
+
+def read_json_body(limit: str = "MAX_BODY_BYTES") -> bytes:
+    """The body (as :func:`read_body`) of a request that must say it is JSON (415 else)."""
+    if not request.is_json:
+        got = request.mimetype or "no Content-Type"
+        raise ApiProblem(415, f"The request body must be application/json, got {got}.")
+    return read_body(limit)
+
+
+def parse_body(
+    model: type[RequestT], *, required: bool = True, limit: str = "MAX_BODY_BYTES"
+) -> RequestT:
     """The request body validated as ``model``: 415, 413, 400 or 422 problems otherwise.
 
     ``required=False``: an empty body (no bytes at all) is read as ``{}``.
     """
-    # get_data raises 413 when the body exceeds MAX_CONTENT_LENGTH. An optional body is read
-    # (and kept) before the Content-Type check, since an empty one needs no type.
-    if not required and not request.get_data(cache=True):
+    # An optional body is read before the Content-Type check, since an empty one needs no
+    # type. Bodies are small here (limit): pydantic-core parses and validates in one step.
+    if not required and not read_body(limit):
         return model.model_validate({})
-    if not request.is_json:
-        got = request.mimetype or "no Content-Type"
-        raise ApiProblem(415, f"The request body must be application/json, got {got}.")
-    body = request.get_data(cache=False)
+    body = read_json_body(limit)
     try:
-        # Parsing and validating in one step in pydantic-core is the fastest path we have for
-        # big batches (faster than json.loads alone); malformed JSON comes back as json_invalid.
         return model.model_validate_json(body)
     except ValidationError as exc:
         raise validation_problem_from_pydantic(exc) from None

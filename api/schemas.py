@@ -8,12 +8,14 @@ string a card, duplicate cards and the allowed card counts are checked by the ro
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import json
+from typing import Annotated, Any, Literal
 
 from capsa_fast import poker
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
 from pydantic.config import JsonDict
 from pydantic.json_schema import SkipJsonSchema
+from pydantic_core import PydanticCustomError
 
 HAND_SIZES = (3, 5, 6, 7)
 BOARD_SIZE = 5
@@ -37,18 +39,66 @@ class ResponseModel(BaseModel):
 # What capsa_fast reads as one card, for the document (the routes check cards with the
 # package itself, so their errors name the bad token; pydantic does not apply the pattern).
 CARD_PATTERN = "^(10|[2-9TJQKAtjqka])[cdhsCDHS\u2660-\u2667]$"
+CARD_DESCRIPTION = (
+    "A card: a string, rank 2-9, T (or 10), J, Q, K, A and suit c, d, h, s (or ♣ ♦ ♥ ♠), any "
+    "case; or its integer id 0..51 (rank index x 4 + suit index, 2c = 0, As = 51). "
+    "Responses use the canonical spelling, e.g. 'Ts'."
+)
+CARD_TYPE_MESSAGE = "Expected a card: a string like 'As' or an integer id 0..51, got {got}"
+_MAX_CARD_STRING = 16  # longer strings cannot be cards: refused before they are parsed
 
-# Longer strings cannot be cards; the bound keeps error messages from echoing huge inputs.
-Card = Annotated[
+
+def _json_name(value: Any) -> str:
+    """How a JSON value that is not a card is named in a message (its JSON text if short)."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)[:40]
+
+
+def _card(value: Any) -> str | int:
+    """A card as sent: a string (checked as a card by the routes) or an integer id (not a
+    bool, which JSON and Python would otherwise let through as 0 or 1)."""
+    if isinstance(value, str):
+        if len(value) > _MAX_CARD_STRING:
+            raise PydanticCustomError(
+                "string_too_long",
+                "String should have at most {max_length} characters",
+                {"max_length": _MAX_CARD_STRING},
+            )
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise PydanticCustomError("card_type", CARD_TYPE_MESSAGE, {"got": _json_name(value)})
+
+
+# A card in a response: always its canonical spelling.
+CardText = Annotated[
     str,
     Field(
-        max_length=16,
         json_schema_extra={"pattern": CARD_PATTERN},
-        description=(
-            "A card: rank 2-9, T (or 10), J, Q, K, A and suit c, d, h, s (or ♣ ♦ ♥ ♠), "
-            "any case. Responses use the canonical spelling, e.g. 'Ts'."
-        ),
-        examples=["As", "10h", "3♦"],
+        description="A card in its canonical spelling, e.g. 'Ts'.",
+        examples=["As", "Th"],
+    ),
+]
+
+# A card in a request: a string or an integer id (API.md: "Cards in any request may be
+# strings or integer ids 0..51"). Responses always spell cards out (CardText).
+Card = Annotated[
+    str | int,
+    PlainValidator(_card),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "string", "maxLength": _MAX_CARD_STRING, "pattern": CARD_PATTERN},
+                {"type": "integer", "minimum": 0, "maximum": 51},
+            ],
+            "description": CARD_DESCRIPTION,
+            "examples": ["As", "10h", "3♦", 51],
+        },
     ),
 ]
 Category = Annotated[
@@ -96,7 +146,7 @@ class EvaluateResponse(ResponseModel):
         description="Human-readable name, e.g. 'Pair of queens'; Indonesian ('Pasangan Q') "
         "with Accept-Language: id."
     )
-    best: list[Card] = Field(
+    best: list[CardText] = Field(
         description="The best five cards (all three for a 3-card hand), canonical spelling."
     )
 
@@ -132,7 +182,7 @@ class ShowdownRequest(RequestModel):
 
 
 class ShowdownPlayer(ResponseModel):
-    best: list[Card] = Field(description="The player's best five of board + hole cards.")
+    best: list[CardText] = Field(description="The player's best five of board + hole cards.")
     category: Category
     strength: Strength
     label: str = Field(description="Human-readable name, in the response's Content-Language.")

@@ -62,13 +62,24 @@ IF_MATCH_HEADER = {
 
 
 def store(app: Flask) -> GameStore:
-    """The app's session store, as its GAMES_DB, FINISHED_GAME_TTL and IDLE_GAME_TTL say."""
+    """The app's session store, as its GAMES_DB, FINISHED_GAME_TTL, IDLE_GAME_TTL,
+    STORE_BUSY_TIMEOUT, GAMES_DB_MAX_BYTES and GAMES_DB_MIN_FREE_BYTES say."""
     config = app.config
     path = os.fspath(config["GAMES_DB"])
-    ttls = (float(config["FINISHED_GAME_TTL"]), float(config["IDLE_GAME_TTL"]))
+    wanted: dict[str, Any] = {
+        "finished_ttl": float(config["FINISHED_GAME_TTL"]),
+        "idle_ttl": float(config["IDLE_GAME_TTL"]),
+        "busy_timeout": float(config["STORE_BUSY_TIMEOUT"]),
+        "max_bytes": int(config["GAMES_DB_MAX_BYTES"]),
+        "min_free_bytes": int(config["GAMES_DB_MIN_FREE_BYTES"]),
+    }
     found: GameStore | None = app.extensions.get(_STORE_KEY)
-    if found is None or found.path != path or (found.finished_ttl, found.idle_ttl) != ttls:
-        found = GameStore(path, finished_ttl=ttls[0], idle_ttl=ttls[1])
+    if (
+        found is None
+        or found.path != path
+        or any(getattr(found, name) != value for name, value in wanted.items())
+    ):
+        found = GameStore(path, **wanted)
         app.extensions[_STORE_KEY] = found
     return found
 
@@ -78,8 +89,8 @@ def current_store() -> GameStore:
 
 
 def store_unavailable(exc: Exception) -> ApiProblem:
-    """The 503 for a store locked past its busy timeout or unreadable (each write is one
-    transaction, so nothing was changed); the cause goes to the log only."""
+    """The 503 for a store locked past its busy timeout, unreadable or full (each write is
+    one transaction, so nothing was changed); the cause goes to the log only."""
     current_app.logger.error("Game session store failed on %s: %r", request.path, exc)
     return ApiProblem(
         503,
@@ -128,8 +139,8 @@ def seat_routes(bp: Blueprint, kind: type[SessionRecord]) -> None:
     @bp.before_request
     def _authenticate() -> None:
         game_id = (request.view_args or {}).get("game_id")
-        if game_id is None:
-            return
+        if game_id is None or request.method == "OPTIONS":
+            return  # a CORS preflight carries no token; the request that follows does
         token = bearer_token()
         record = current_store().load(game_id, kind)
         if record is None:

@@ -1,147 +1,212 @@
-"""The app's settings: each one's config key, environment variable, type, default and meaning.
+"""Every setting of the app and of its server, read from ``CAPSA_FAST_*`` environment variables
+with pydantic-settings: one field per setting, with its type, default and meaning.
 
-``create_app`` starts from these defaults, then reads the ``CAPSA_FAST_*`` environment
-variables, then the mapping it is given. A variable that does not parse is an error at start-up
-naming the variable, never a silently ignored limit. The server's own settings (host, port,
-workers, timeouts) are read by ``api.gunicorn_conf``; the README lists both.
+:class:`AppSettings` are the app's (``create_app`` starts from their defaults, then the
+environment, then the mapping it is given; each lands in ``app.config`` under its config key).
+:class:`ServerSettings` are the server's (``api.gunicorn_conf``, ``api.worker``,
+``api.asgi``). A variable that does not parse is an error at start-up naming the variable,
+never a silently ignored limit. The README's "Running in production" lists them all.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping
+from contextvars import ContextVar
+from typing import Any, ClassVar, Self
+
+from pydantic import Field, PositiveFloat, PositiveInt, ValidationError
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from api.schemas import DEFAULT_MAX_BATCH_HANDS
 
 ENV_PREFIX = "CAPSA_FAST_"
-MIB = 1024 * 1024
+KIB = 1024
+MIB = 1024 * KIB
 DAY_SECONDS = 24 * 60 * 60
 
 
-def parse_bool(text: str) -> bool:
-    lowered = text.strip().lower()
-    if lowered in {"1", "true", "yes", "on"}:
-        return True
-    if lowered in {"0", "false", "no", "off", ""}:
-        return False
-    raise ValueError(f"expected true/false, 1/0, yes/no or on/off, got {text!r}")
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
 
 
-def parse_positive_int(text: str) -> int:
-    value = int(text.strip().replace("_", ""))
-    if value <= 0:
-        raise ValueError(f"expected a positive integer, got {text!r}")
-    return value
+# False while settings are built from an explicit mapping instead of the environment.
+_READ_ENVIRONMENT: ContextVar[bool] = ContextVar("capsa_fast_read_environment", default=True)
 
 
-def parse_count(text: str) -> int:
-    """A non-negative integer (0 turns the setting off where the setting says so)."""
-    value = int(text.strip().replace("_", ""))
-    if value < 0:
-        raise ValueError(f"expected an integer >= 0, got {text!r}")
-    return value
+class _EnvSettings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, extra="ignore", frozen=True, validate_default=True
+    )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # The environment only (no .env or secrets files), unless a mapping replaces it.
+        return (init_settings, env_settings) if _READ_ENVIRONMENT.get() else (init_settings,)
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] | None = None) -> Self:
+        """The settings from ``environ`` (default: the process environment); ValueError naming
+        the first variable that does not parse."""
+        values = {
+            name: environ[cls.variable(name)]
+            for name in cls.model_fields
+            if environ is not None and cls.variable(name) in environ
+        }
+        token = _READ_ENVIRONMENT.set(environ is None)
+        try:
+            return cls(**values)
+        except ValidationError as exc:
+            error = exc.errors(include_url=False)[0]
+            field = str(error["loc"][0]) if error["loc"] else "?"
+            given = error.get("input")
+            raise ValueError(f"{cls.variable(field)}: {error['msg']} (got {given!r})") from None
+        finally:
+            _READ_ENVIRONMENT.reset(token)
+
+    @classmethod
+    def variable(cls, name: str) -> str:
+        return ENV_PREFIX + name.upper()
 
 
-@dataclass(frozen=True, slots=True)
-class Setting:
-    key: str  # in app.config
-    env: str  # the environment variable, without the CAPSA_FAST_ prefix
-    parse: Callable[[str], Any]
-    default: Any
-    help: str
+class AppSettings(_EnvSettings):
+    """The app's settings; each lands in ``app.config`` under the key in ``CONFIG_KEYS`` (its
+    name in upper case unless listed)."""
 
-    @property
-    def variable(self) -> str:
-        return ENV_PREFIX + self.env
+    CONFIG_KEYS: ClassVar[dict[str, str]] = {
+        "rate_limit": "RATELIMIT_DEFAULT",
+        "rate_limit_storage": "RATELIMIT_STORAGE_URI",
+    }
 
-
-SETTINGS: tuple[Setting, ...] = (
-    Setting(
-        "MAX_CONTENT_LENGTH",
-        "MAX_BODY_BYTES",
-        parse_positive_int,
+    max_body_bytes: PositiveInt = Field(
+        64 * KIB, description="Largest request body on every route but the batch; more is 413."
+    )
+    max_batch_body_bytes: PositiveInt = Field(
         16 * MIB,
-        "Largest request body; bigger ones get 413. 16 MiB fits a full-size 7-card batch.",
-    ),
-    Setting(
-        "MAX_BATCH_HANDS",
-        "MAX_BATCH_HANDS",
-        parse_positive_int,
-        DEFAULT_MAX_BATCH_HANDS,
-        "Most hands in one /v1/evaluate/batch request; more get 422.",
-    ),
-    Setting(
-        "GAMES_DB",
-        "GAMES_DB",
-        str,
-        None,  # the instance folder's games.sqlite3, resolved by create_app
-        "SQLite file of the Banting game sessions (created on first use).",
-    ),
-    Setting(
-        "FINISHED_GAME_TTL",
-        "FINISHED_GAME_TTL",
-        parse_positive_int,
-        DAY_SECONDS,
-        "Seconds a game whose round is over is kept after its last move; then it is 404.",
-    ),
-    Setting(
-        "IDLE_GAME_TTL",
-        "IDLE_GAME_TTL",
-        parse_positive_int,
-        7 * DAY_SECONDS,
-        "Seconds a game with a round in progress is kept after its last move.",
-    ),
-    Setting(
-        "RATELIMIT_DEFAULT",
-        "RATE_LIMIT",
-        str,
-        "",
-        "Per-client rate limit on every route but /v1/health and /openapi.json, e.g. "
-        "'100/second;2000/minute'. Empty: no limit. Over it: 429 with Retry-After.",
-    ),
-    Setting(
-        "RATELIMIT_STORAGE_URI",
-        "RATE_LIMIT_STORAGE",
-        str,
-        "memory://",
-        "Where the rate limiter counts: memory:// is per worker process; a shared store "
-        "(e.g. redis://host:6379) makes the limit hold across workers and hosts.",
-    ),
-    Setting(
-        "TRUSTED_PROXIES",
-        "TRUSTED_PROXIES",
-        parse_count,
+        description="Largest body of POST /v1/evaluate/batch; more is 413 (a full-size "
+        "batch of 7-card hands is about 6 MB).",
+    )
+    max_batch_hands: PositiveInt = Field(
+        DEFAULT_MAX_BATCH_HANDS, description="Most hands in one batch request; more is 422."
+    )
+    games_db: str | None = Field(
+        None, description="SQLite file of the game sessions (default: instance/games.sqlite3)."
+    )
+    games_db_max_bytes: int = Field(
         0,
-        "Number of reverse proxies in front of the app whose X-Forwarded-For is trusted to "
-        "name the client (for rate limits and logs). 0: the socket's peer is the client.",
-    ),
-    Setting(
-        "ACCESS_LOG",
-        "ACCESS_LOG",
-        parse_bool,
-        True,
-        "One JSON line per request on stderr (method, path, status, duration, request id).",
-    ),
-)
+        ge=0,
+        description="Largest size of the session store; a write that would pass it is 503 "
+        "and the health check says 503. 0: no limit but the disk's.",
+    )
+    games_db_min_free_bytes: int = Field(
+        16 * MIB,
+        ge=0,
+        description="Free disk space the health check wants beside the session store; less "
+        "is a 503 (the disk is full or nearly so).",
+    )
+    store_busy_timeout: PositiveFloat = Field(
+        1.0, description="Seconds a game request waits for a locked session store; then 503."
+    )
+    finished_game_ttl: PositiveInt = Field(
+        DAY_SECONDS, description="Seconds a game whose round is over is kept after its last move."
+    )
+    idle_game_ttl: PositiveInt = Field(
+        7 * DAY_SECONDS, description="Seconds a game with a round in progress is kept."
+    )
+    rate_limit: str = Field(
+        "",
+        description="Per-client rate limit on every route but /v1/health, /openapi.json and "
+        "/docs, e.g. '100/second;2000/minute'. Empty: none.",
+    )
+    rate_limit_storage: str = Field(
+        "memory://", description="Where the rate limiter counts (redis://host:6379 to share)."
+    )
+    trusted_proxies: int = Field(
+        0, ge=0, description="Reverse proxies whose X-Forwarded-For names the client."
+    )
+    access_log: bool = Field(True, description="One JSON line per request on stderr.")
+    cors_origins: str = Field(
+        "",
+        description="Comma-separated origins allowed to call the API from a browser (CORS), "
+        "e.g. 'https://example.org'; '*' for any. Empty: CORS off.",
+    )
+
+    def config(self, only_set: bool = False) -> dict[str, Any]:
+        """The settings as app config entries (``only_set``: those given, not defaults)."""
+        names = self.model_fields_set if only_set else type(self).model_fields
+        return {
+            self.CONFIG_KEYS.get(name, name.upper()): getattr(self, name)
+            for name in names
+            if getattr(self, name) is not None
+        }
+
+
+class ServerSettings(_EnvSettings):
+    """The server's settings (gunicorn master, uvicorn workers, the bridge's lanes)."""
+
+    host: str = Field("127.0.0.1", description="Address to listen on.")
+    port: int = Field(8000, ge=0, le=65535, description="Port to listen on.")
+    workers: PositiveInt = Field(
+        default_factory=_cores, description="Worker processes (default: one per core)."
+    )
+    compute_threads: PositiveInt = Field(
+        4, description="Threads per worker for the stateless routes."
+    )
+    store_threads: PositiveInt = Field(
+        2, description="Threads per worker for the game session routes (the store's lane)."
+    )
+    bulk_threads: PositiveInt = Field(1, description="Threads per worker for batch requests.")
+    lane_queue_limit: PositiveInt = Field(
+        64,
+        description="Requests one lane of a worker may hold (running and waiting); more are "
+        "503 at once.",
+    )
+    max_connections: PositiveInt = Field(
+        4096, description="Open connections per worker; past that new requests get 503."
+    )
+    header_timeout: PositiveFloat = Field(
+        10.0, description="Seconds a request's line and headers may take to arrive; then 408."
+    )
+    max_header_bytes: PositiveInt = Field(
+        64 * KIB, description="Largest request line plus headers; more is 431."
+    )
+    body_timeout: PositiveFloat = Field(
+        30.0, description="Seconds a request's body may take to arrive; then 408."
+    )
+    keepalive: PositiveInt = Field(5, description="Seconds an idle kept-alive connection lives.")
+    timeout: PositiveInt = Field(
+        30, description="Seconds a worker may go without a heartbeat before it is replaced."
+    )
+    graceful_timeout: PositiveInt = Field(
+        30, description="Seconds in-flight requests get to finish on SIGTERM."
+    )
+    max_requests: int = Field(
+        10_000, ge=0, description="Requests after which a worker is replaced (0: never)."
+    )
+    max_requests_jitter: int = Field(
+        1_000, ge=0, description="Up to this many more, at random per worker."
+    )
+    backlog: PositiveInt = Field(2048, description="Listen backlog.")
+    log_level: str = Field("info", description="gunicorn's log level.")
+    capture_output: bool = Field(False, description="Send workers' stray prints to the log.")
 
 
 def defaults() -> dict[str, Any]:
-    return {s.key: s.default for s in SETTINGS if s.default is not None}
+    """Every app setting's default, as config entries."""
+    return AppSettings.from_environment({}).config()
 
 
 def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The settings given as ``CAPSA_FAST_*`` variables, parsed; ValueError naming the
-    variable when one does not parse."""
-    environ = os.environ if environ is None else environ
-    config: dict[str, Any] = {}
-    for setting in SETTINGS:
-        text = environ.get(setting.variable)
-        if text is None:
-            continue
-        try:
-            config[setting.key] = setting.parse(text)
-        except ValueError as exc:
-            raise ValueError(f"{setting.variable}: {exc}") from None
-    return config
+    """The app settings given as ``CAPSA_FAST_*`` variables, parsed, as config entries;
+    ValueError naming the variable when one does not parse."""
+    return AppSettings.from_environment(environ).config(only_set=True)

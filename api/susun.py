@@ -43,7 +43,7 @@ _MAX_SCANNED = 52
 
 
 def _cards(
-    tokens: Sequence[str], field: str, size: int, errors: FieldErrors, seen: dict[int, str]
+    tokens: Sequence[str | int], field: str, size: int, errors: FieldErrors, seen: dict[int, str]
 ) -> list[int]:
     """Ids of exactly ``size`` cards; bad, repeated (also across ``seen``) cards and a wrong
     count are reported on ``field[/index]``."""

@@ -71,7 +71,9 @@ from api.susun_games_schemas import (
 )
 from api.susun_schemas import OutOfOrder, Position, SpecialKind, SpecialName
 
-bp = ModelBlueprint("susun_games", __name__, url_prefix="/v1/susun/games", tag="susun-games")
+bp = ModelBlueprint(
+    "susun_games", __name__, url_prefix="/v1/susun/games", tag="susun-games", lane="store"
+)
 seat_routes(bp, SusunRecord)
 
 HAND_SIZE = 13

@@ -13,7 +13,7 @@ from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
 from api.games_schemas import MAX_CODE_LENGTH, MAX_PLAYERS, MIN_PLAYERS, GameVersion
-from api.schemas import Card, Category, RequestModel, ResponseModel, drop_default
+from api.schemas import Card, CardText, Category, RequestModel, ResponseModel, drop_default
 from api.susun_schemas import (
     MAX_STAKE,
     OutOfOrder,
@@ -162,9 +162,9 @@ class SusunGameCreated(ResponseModel):
 
 
 class MyRows(ResponseModel):
-    top: list[Card]
-    middle: list[Card]
-    bottom: list[Card]
+    top: list[CardText]
+    middle: list[CardText]
+    bottom: list[CardText]
     special: SpecialName = Field(description="The special declared (or 'dragon'); null.")
     fouled: bool
     by: Placed = Field(
@@ -175,7 +175,7 @@ class MyRows(ResponseModel):
 class RevealedRow(ResponseModel):
     position: Position
     name: str = Field(description="The position's name in the response's language.")
-    cards: list[Card]
+    cards: list[CardText]
     category: Category
     label: str
     bonus: int = Field(description="The row's bonus value ('barang'); 0 if none.")
@@ -236,7 +236,7 @@ class SusunGameView(ResponseModel):
             "round is revealed (it determines every hand)."
         )
     )
-    hand: list[Card] = Field(description="This seat's 13 cards, low to high.")
+    hand: list[CardText] = Field(description="This seat's 13 cards, low to high.")
     specials: list[SpecialKind] = Field(
         description="The special hands this seat holds that the rules count (may declare)."
     )

@@ -22,7 +22,15 @@ from pydantic import ConfigDict, Field, RootModel
 from pydantic.json_schema import SkipJsonSchema
 
 from api.common import rules_json_schema
-from api.schemas import Card, Category, RequestModel, ResponseModel, _count_schema, drop_default
+from api.schemas import (
+    Card,
+    CardText,
+    Category,
+    RequestModel,
+    ResponseModel,
+    _count_schema,
+    drop_default,
+)
 
 TOP_SIZE = 3
 ROW_SIZE = 5
@@ -238,7 +246,7 @@ class SusunRow(ResponseModel):
         description="The position's name in the response's Content-Language: 'Top', "
         "'Middle', 'Bottom' or (Accept-Language: id) 'Atas', 'Tengah', 'Bawah'."
     )
-    cards: list[Card] = Field(description="The row's cards, canonical spelling, as sent.")
+    cards: list[CardText] = Field(description="The row's cards, canonical spelling, as sent.")
     category: Category
     strength: int = Field(
         description=(
@@ -266,9 +274,9 @@ class SusunCheckResponse(ResponseModel):
 
 
 class SusunRows(ResponseModel):
-    top: list[Card]
-    middle: list[Card]
-    bottom: list[Card]
+    top: list[CardText]
+    middle: list[CardText]
+    bottom: list[CardText]
 
 
 class SusunAlternative(SusunRows):

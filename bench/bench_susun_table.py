@@ -31,9 +31,7 @@ from api import create_app
 def tables_per_second(rules: susun.Rules, tables: int, threads: int) -> float:
     model = susun.ev.ev_model(rules, 4)
     return median_rate(
-        lambda: _core.susun_simulate_tables(
-            rules.core, 4, ["ev"], [model], 11, 0, tables, threads
-        ),
+        lambda: _core.susun_simulate_tables(rules.core, 4, ["ev"], [model], 11, 0, tables, threads),
         tables,
         repeats=5,
     )

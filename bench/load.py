@@ -19,15 +19,15 @@ With ``--batch-clients N``, N more connections (in a process of their own) loop 
 api/schemas.py) of 7-card hands; their latencies are reported on a line of their own and
 left out of the totals, so the table shows whether they starve the other routes.
 
-A latency runs from sending the request (from connecting, when the server closed the
-previous connection as gunicorn's sync workers do after every response) to the last byte of
-the answer. Requests that start in the ``--seconds`` window after ``--warmup`` seconds are
-counted; req/s is their number over the window. Request bodies are made before the clock
-starts. Client and server share the machine: the report gives the CPU each used, and on 2
-cores the client's share is capacity the server did not have.
+A latency runs from sending the request (from connecting, when the server had closed the
+previous connection) to the last byte of the answer. Requests that start in the
+``--seconds`` window after ``--warmup`` seconds are counted; req/s is their number over the
+window. Request bodies are made before the clock starts. Client and server share the
+machine: the report gives the CPU each used, and on 2 cores the client's share is capacity
+the server did not have.
 
 Unless ``--url`` names a running server, the script starts the production server itself,
-as ``make run`` does (``gunicorn -c python:api.gunicorn_conf``: sync workers, two per core,
+as ``make run`` does (``gunicorn -c python:api.gunicorn_conf``: uvicorn workers, one per core,
 JSON access log on), on 127.0.0.1:<free port> with CAPSA_FAST_GAMES_DB on a temporary file,
 and stops it with SIGTERM at the end; ``--workers`` and ``--server-args`` change it.
 
@@ -37,8 +37,8 @@ connection or a request over ``--timeout``. The exit code is 1 on any error, and
 ``--check`` also when the window misses ``--min-rps`` or ``--max-p99-ms`` (without the
 full-size batches).
 
-Usage: ``python bench/load.py [--seconds 60] [--workers 4] [--server-args '--worker-class
-gthread --threads 4'] [--concurrency 16] [--clients 1] [--batch-clients 1] [--mix
+Usage: ``python bench/load.py [--seconds 60] [--workers 4] [--env
+CAPSA_FAST_COMPUTE_THREADS=8] [--concurrency 16] [--clients 1] [--batch-clients 1] [--mix
 evaluate=40,validate=25,arrange=20,move=15] [--json PATH] [--check] [--url URL]``
 """
 
@@ -547,7 +547,7 @@ def server_command(args: argparse.Namespace, port: int) -> list[str]:
     if args.gunicorn_config:
         command += ["-c", args.gunicorn_config]
     # Extra arguments come last so that they win over the ones above.
-    return [*command, *shlex.split(args.server_args), "api:create_app()"]
+    return [*command, *shlex.split(args.server_args), "api.asgi:create_asgi_app()"]
 
 
 def _health(target: Target) -> bool:
@@ -740,7 +740,7 @@ def parse_args() -> argparse.Namespace:
     arg(
         "--workers",
         type=int,
-        help="gunicorn --workers (default: the production config's, two per core)",
+        help="gunicorn --workers (default: the production config's, one per core)",
     )
     arg("--server-args", default="", help="extra gunicorn arguments, e.g. '--threads 4'")
     arg(

@@ -72,7 +72,7 @@ def json_bodies(field_names: list[str], words: list[str]) -> st.SearchStrategy[A
         st.none()
         | st.booleans()
         | st.integers(-3, 200)
-        | st.floats(allow_nan=False)
+        | st.floats(allow_nan=False, allow_infinity=False)  # JSON has neither
         | st.sampled_from(words)
         | st.text(max_size=4),
         lambda children: (

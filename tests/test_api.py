@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -15,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import api.cards
-from api import create_app, web
+from api import create_app, docs, web
 from tests.api_helpers import all_refs, assert_problem, field_errors, json_bodies, resolve_ref
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
@@ -222,17 +223,37 @@ def test_body_that_is_not_json_is_415(
 
 
 def test_body_over_the_limit_is_413() -> None:
-    client = create_app({"TESTING": True, "MAX_CONTENT_LENGTH": 1000}).test_client()
+    client = create_app(
+        {"TESTING": True, "MAX_BATCH_BODY_BYTES": 1000, "MAX_BODY_BYTES": 100}
+    ).test_client()
     hands = random_hands(100, (5,), seed=1)
     response = client.post("/v1/evaluate/batch", json={"hands": hands})
     problem = assert_problem(response, 413)
     assert "1000" in problem["detail"]
     # Under the limit the same app answers normally.
     assert client.post("/v1/evaluate/batch", json={"hands": hands[:3]}).status_code == 200
+    # The other routes have their own, smaller limit.
+    body = {"cards": ["As", "Ks", "Qs", "Js", "Ts"], "padding": "x" * 100}
+    assert "100 bytes" in assert_problem(client.post("/v1/evaluate", json=body), 413)["detail"]
 
 
-def test_default_body_limit_is_16_mib(api_app: Flask) -> None:
-    assert api_app.config["MAX_CONTENT_LENGTH"] == 16 * 1024 * 1024
+def test_a_chunked_body_over_the_limit_is_413_not_cut(api_client: FlaskClient) -> None:
+    """A body without a length (chunked) is read to its end, not silently cut at the limit."""
+    body = json.dumps({"cards": ["As", "Ks", "Qs"], "padding": " " * 70_000}).encode()
+    stream = io.BytesIO(body)
+    environ = {"wsgi.input_terminated": True}
+    response = api_client.post(
+        "/v1/evaluate",
+        input_stream=stream,
+        content_type="application/json",
+        environ_overrides=environ,
+    )
+    assert_problem(response, 413)
+
+
+def test_default_body_limits(api_app: Flask) -> None:
+    assert api_app.config["MAX_BATCH_BODY_BYTES"] == 16 * 1024 * 1024
+    assert api_app.config["MAX_BODY_BYTES"] == 64 * 1024
 
 
 # --- errors: 422 on /v1/evaluate --------------------------------------------------------
@@ -264,7 +285,10 @@ def test_wrong_card_count_is_422_naming_the_count(api_client: FlaskClient, count
 @pytest.mark.parametrize(
     ("body", "fields"),
     [
-        ({"cards": [1, 2, 3, 4, 5]}, ["cards/0", "cards/1", "cards/2", "cards/3", "cards/4"]),
+        (
+            {"cards": [1.0, True, None, {}, []]},
+            ["cards/0", "cards/1", "cards/2", "cards/3", "cards/4"],
+        ),
         ({"cards": "Ah Kh Qh Jh Th"}, ["cards"]),
         ({"cards": 5}, ["cards"]),
         ({"cards": ["Ah", "Kh", None]}, ["cards/2"]),
@@ -272,7 +296,7 @@ def test_wrong_card_count_is_422_naming_the_count(api_client: FlaskClient, count
         ({}, ["cards"]),
         ([["Ah", "Kh", "Qh"]], [""]),
     ],
-    ids=["numbers", "string", "number", "null", "unknown-field", "missing", "not-an-object"],
+    ids=["not-cards", "string", "number", "null", "unknown-field", "missing", "not-an-object"],
 )
 def test_wrong_types_and_fields_are_422_one_entry_per_field(
     api_client: FlaskClient, body: Any, fields: list[str]
@@ -316,7 +340,7 @@ def test_batch_errors_name_each_bad_hand_and_card(api_client: FlaskClient) -> No
     hands[3] = ["2c", "3c", "4c", "5c"]  # 4 cards: no such hand size
     hands[7] = ["2c", "3c", "4c", "5c", "2c"]  # duplicate
     hands[12] = ["2c", "3c", "4c", "Xx", "6c", "7c", "8c"]  # bad token
-    hands[15] = ["2c", "3c", 4, "5c", "6c"]  # wrong type
+    hands[15] = ["2c", "3c", 4.0, "5c", "6c"]  # wrong type
     errors = field_errors(api_client.post("/v1/evaluate/batch", json={"hands": hands}))
     # Type errors come from schema validation and are reported on their own first.
     assert list(errors) == ["hands/15/2"]
@@ -327,6 +351,59 @@ def test_batch_errors_name_each_bad_hand_and_card(api_client: FlaskClient) -> No
     assert "got 4" in errors["hands/3"]
     assert "2c" in errors["hands/7/4"] and "hands/7/0" in errors["hands/7/4"]
     assert "Xx" in errors["hands/12/3"]
+
+
+def test_batch_takes_integer_ids_and_refuses_bad_ones(api_client: FlaskClient) -> None:
+    hands = [[51, 47, 43, 39, 35], ["As", 47, "Qs", 39, "10s"], [0, 1, 2]]
+    answer = api_client.post("/v1/evaluate/batch", json={"hands": hands}).get_json()
+    assert answer["categories"] == ["straight_flush", "straight_flush", "three_of_a_kind"]
+    assert answer["strengths"][0] == answer["strengths"][1]
+    errors = field_errors(
+        api_client.post("/v1/evaluate/batch", json={"hands": [[52, 0, 1], [-1, 5, 9], [1, 1, 2]]})
+    )
+    assert "not a card id: 52" in errors["hands/0/0"]
+    assert "not a card id: -1" in errors["hands/1/0"]
+    assert "Duplicate card 2d (also at hands/2/0)" in errors["hands/2/1"]
+    for bad, got in ((True, "true"), (None, "null"), (1.5, "1.5"), ({}, "an object")):
+        errors = field_errors(api_client.post("/v1/evaluate/batch", json={"hands": [[bad, 0, 1]]}))
+        assert errors["hands/0/0"].endswith(f"got {got}.")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"", b"{", b'{"hands": [["As", "Ks", "Qs"]', b'{"hands": [["As",]]}', b"[1] 2", b"\xff"],
+)
+def test_a_batch_that_is_not_json_is_400(api_client: FlaskClient, body: bytes) -> None:
+    response = api_client.post("/v1/evaluate/batch", data=body, content_type="application/json")
+    assert "not valid JSON" in assert_problem(response, 400)["detail"]
+
+
+def test_batch_shape_errors_name_their_fields(api_client: FlaskClient) -> None:
+    cases = [
+        ([["As", "Ks", "Qs"]], {"": "object"}),
+        ({}, {"hands": "required"}),
+        ({"hands": "As Ks Qs"}, {"hands": "list"}),
+        ({"hands": [["As", "Ks", "Qs"]], "x/y": 1}, {"x~1y": "Unknown field"}),
+        ({"hands": [["As", "Ks", "Qs"], "Jd"]}, {"hands/1": "list"}),
+    ]
+    for body, expected in cases:
+        errors = field_errors(api_client.post("/v1/evaluate/batch", json=body))
+        assert set(errors) == set(expected), body
+        for field, needle in expected.items():
+            assert needle in errors[field]
+
+
+def test_ids_are_cards_on_every_route(api_client: FlaskClient) -> None:
+    """API.md: cards in any request may be strings or integer ids 0..51."""
+    by_name = api_client.post("/v1/evaluate", json={"cards": ["As", "Ks", "Qs"]}).get_json()
+    by_id = api_client.post("/v1/evaluate", json={"cards": [51, 47, 43]}).get_json()
+    assert by_id == by_name
+    errors = field_errors(api_client.post("/v1/evaluate", json={"cards": [51, 47, 52]}))
+    assert "not a card id: 52" in errors["cards/2"]
+    errors = field_errors(api_client.post("/v1/evaluate", json={"cards": [51, "As", 47]}))
+    assert "Duplicate card As" in errors["cards/1"]
+    classify = api_client.post("/v1/banting/classify", json={"cards": [27, 26]}).get_json()
+    assert classify["combo"]["kind"] == "pair"
 
 
 def test_batch_error_list_is_capped(api_client: FlaskClient) -> None:
@@ -434,18 +511,19 @@ def test_openapi_lists_every_route_with_schemas(api_app: Flask, api_client: Flas
     assert document["openapi"].startswith("3.1")
     assert document["info"]["version"] == capsa_fast.__version__
 
-    # Every route but the web page's (HTML and its files, api.web) is an API route.
-    page = f"{web.bp.name}."
+    # Every route but the web page's and the docs page's (HTML and their files, api.web and
+    # api.docs) is an API route.
+    pages = (f"{web.bp.name}.", f"{docs.bp.name}.")
     routes = {
         (re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule), method.lower())
         for rule in api_app.url_map.iter_rules()
         for method in rule.methods or ()
-        if method not in {"HEAD", "OPTIONS"} and not rule.endpoint.startswith(page)
+        if method not in {"HEAD", "OPTIONS"} and not rule.endpoint.startswith(pages)
     }
     documented = {(path, method) for path, ops in document["paths"].items() for method in ops}
     assert routes == documented
     assert "/" not in document["paths"]
-    assert not any(path.startswith("/static/") for path in document["paths"])
+    assert not any(path.startswith(("/static/", "/docs")) for path in document["paths"])
     assert ("/v1/evaluate/batch", "post") in documented
 
     for path, method in documented:

@@ -592,7 +592,7 @@ def test_rules_may_be_null_or_empty(api_client: FlaskClient, route: str) -> None
     [
         ("/v1/banting/classify", {}, ["cards"]),
         ("/v1/banting/classify", {"cards": "9c 9d"}, ["cards"]),
-        ("/v1/banting/classify", {"cards": [9, "9d"]}, ["cards/0"]),
+        ("/v1/banting/classify", {"cards": [9.5, "9d"]}, ["cards/0"]),
         ("/v1/banting/classify", {"cards": ["9c"], "rule": {}}, ["rule"]),
         ("/v1/banting/compare", {"a": ["9c"]}, ["b"]),
         ("/v1/banting/compare", {"a": None, "b": ["9c"]}, ["a"]),

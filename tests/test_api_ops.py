@@ -7,6 +7,7 @@ import io
 import json
 import logging
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api import access_log, create_app, game_store, settings
+from api import access_log, create_app, settings
 from api.game_store import GameRecord, GameStore, RoundRecord
 from api.games import store
 from tests.api_helpers import assert_problem
@@ -34,6 +35,10 @@ def test_every_setting_is_read_from_its_environment_variable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CAPSA_FAST_MAX_BODY_BYTES", "2048")
+    monkeypatch.setenv("CAPSA_FAST_MAX_BATCH_BODY_BYTES", "4096")
+    monkeypatch.setenv("CAPSA_FAST_GAMES_DB_MAX_BYTES", "1000000")
+    monkeypatch.setenv("CAPSA_FAST_STORE_BUSY_TIMEOUT", "0.5")
+    monkeypatch.setenv("CAPSA_FAST_CORS_ORIGINS", "https://example.org")
     monkeypatch.setenv("CAPSA_FAST_MAX_BATCH_HANDS", "1_000")
     monkeypatch.setenv("CAPSA_FAST_GAMES_DB", str(tmp_path / "env.sqlite3"))
     monkeypatch.setenv("CAPSA_FAST_FINISHED_GAME_TTL", "60")
@@ -43,7 +48,9 @@ def test_every_setting_is_read_from_its_environment_variable(
     monkeypatch.setenv("CAPSA_FAST_TRUSTED_PROXIES", "1")
     monkeypatch.setenv("CAPSA_FAST_ACCESS_LOG", "off")
     config = create_app().config
-    assert config["MAX_CONTENT_LENGTH"] == 2048
+    assert config["MAX_BODY_BYTES"] == 2048 and config["MAX_BATCH_BODY_BYTES"] == 4096
+    assert config["GAMES_DB_MAX_BYTES"] == 1_000_000 and config["STORE_BUSY_TIMEOUT"] == 0.5
+    assert config["CORS_ORIGINS"] == "https://example.org"
     assert config["MAX_BATCH_HANDS"] == 1000
     assert config["GAMES_DB"] == str(tmp_path / "env.sqlite3")
     assert (config["FINISHED_GAME_TTL"], config["IDLE_GAME_TTL"]) == (60, 3600)
@@ -52,17 +59,17 @@ def test_every_setting_is_read_from_its_environment_variable(
     assert config["TRUSTED_PROXIES"] == 1
     assert config["ACCESS_LOG"] is False
     # Every setting has a variable, and the mapping given to create_app wins over it.
-    assert len({s.variable for s in settings.SETTINGS}) == len(settings.SETTINGS)
+    assert all(settings.AppSettings.variable(name) for name in settings.AppSettings.model_fields)
     assert create_app({"MAX_BATCH_HANDS": 7}).config["MAX_BATCH_HANDS"] == 7
 
 
 @pytest.mark.parametrize(
     ("variable", "value", "needle"),
     [
-        ("CAPSA_FAST_MAX_BODY_BYTES", "lots", "invalid literal"),
-        ("CAPSA_FAST_MAX_BATCH_HANDS", "0", "positive integer"),
-        ("CAPSA_FAST_ACCESS_LOG", "maybe", "true/false"),
-        ("CAPSA_FAST_TRUSTED_PROXIES", "-1", ">= 0"),
+        ("CAPSA_FAST_MAX_BODY_BYTES", "lots", "valid integer"),
+        ("CAPSA_FAST_MAX_BATCH_HANDS", "0", "greater than 0"),
+        ("CAPSA_FAST_ACCESS_LOG", "maybe", "valid boolean"),
+        ("CAPSA_FAST_TRUSTED_PROXIES", "-1", "greater than or equal to 0"),
         ("CAPSA_FAST_RATE_LIMIT", "often", "does not parse"),
     ],
 )
@@ -80,7 +87,7 @@ def test_a_bad_setting_stops_the_app_naming_it(
 
 
 def test_body_and_batch_limits_are_problems(tmp_path: Path) -> None:
-    client = make_app(tmp_path, MAX_CONTENT_LENGTH=1000, MAX_BATCH_HANDS=3).test_client()
+    client = make_app(tmp_path, MAX_BATCH_BODY_BYTES=1000, MAX_BATCH_HANDS=3).test_client()
     big = {"hands": [["As", "Ks", "Qs", "Js", "Ts"]] * 40}
     problem = assert_problem(client.post("/v1/evaluate/batch", json=big), 413)
     assert "1000 bytes" in problem["detail"]
@@ -328,12 +335,11 @@ def test_health_and_store_share_the_apps_ttls(tmp_path: Path) -> None:
 def test_a_locked_store_is_503_and_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    client = make_app(tmp_path).test_client()
+    client = make_app(tmp_path, STORE_BUSY_TIMEOUT=0.05).test_client()
     created = client.post("/v1/banting/games", json={"bots": BOTS}).get_json()
     headers = {"Authorization": f"Bearer {created['tokens']['0']}"}
     url = f"/v1/banting/games/{created['id']}"
     before = client.get(url, headers=headers).get_json()
-    monkeypatch.setattr(game_store, "BUSY_TIMEOUT_SECONDS", 0.05)
     locker = sqlite3.connect(tmp_path / "games.sqlite3", isolation_level=None)
     try:
         locker.execute("BEGIN EXCLUSIVE")
@@ -359,7 +365,7 @@ def test_a_double_slash_is_a_404_problem_not_a_redirect(tmp_path: Path, path: st
 
 def test_a_huge_bad_value_gives_a_small_problem(tmp_path: Path) -> None:
     client = make_app(tmp_path).test_client()
-    huge = "x" * 200_000
+    huge = "x" * 60_000  # under the 64 KiB body limit
     response = client.post("/v1/banting/classify", json={"cards": ["3d"], "rules": {huge: 1}})
     assert len(response.get_data()) < 2_000
     (error,) = assert_problem(response, 422)["errors"]
@@ -393,4 +399,48 @@ def test_a_deleted_store_gets_its_schema_again(tmp_path: Path) -> None:
     with sqlite3.connect(path) as conn:
         ids = [row[0] for row in conn.execute("SELECT id FROM banting_games")]
     assert ids == [second.get_json()["id"]]
+    assert client.get("/v1/health").status_code == 200
+
+
+def test_a_full_store_is_503_on_writes_and_on_health(tmp_path: Path) -> None:
+    """GAMES_DB_MAX_BYTES caps the file (SQLite's max_page_count): past it SQLite answers
+    "database or disk is full", as on a full disk. Writes are 503 and change nothing, and
+    the health check, which writes a probe page, says 503 too."""
+    client = make_app(tmp_path, GAMES_DB_MAX_BYTES=64 * 1024).test_client()
+    assert client.get("/v1/health").status_code == 200
+    for _ in range(500):
+        response = client.post("/v1/banting/games", json={"bots": BOTS})
+        if response.status_code != 201:
+            break
+    problem = assert_problem(response, 503)
+    assert problem["code"] == "SESSION_STORE_UNAVAILABLE"
+    assert_problem(client.get("/v1/health"), 503)
+    # Stateless routes never touch the store.
+    assert client.post("/v1/evaluate", json={"cards": ["As", "Ks", "Qs"]}).status_code == 200
+    # Room again (a bigger limit): healthy, and games can be made.
+    roomy = make_app(tmp_path).test_client()
+    assert roomy.get("/v1/health").status_code == 200
+    assert roomy.post("/v1/banting/games", json={"bots": BOTS}).status_code == 201
+
+
+def test_health_says_503_when_the_disk_has_no_room(tmp_path: Path) -> None:
+    """A write rolled back never reaches the disk, so the health check also reads the free
+    space beside the store: less than GAMES_DB_MIN_FREE_BYTES is a full disk."""
+    assert make_app(tmp_path).test_client().get("/v1/health").status_code == 200
+    full = make_app(tmp_path, GAMES_DB_MIN_FREE_BYTES=1 << 62).test_client()
+    assert assert_problem(full.get("/v1/health"), 503)["code"] == "SESSION_STORE_UNAVAILABLE"
+
+
+def test_a_store_locked_by_another_process_fails_health_fast(tmp_path: Path) -> None:
+    client = make_app(tmp_path).test_client()
+    assert client.get("/v1/health").status_code == 200
+    locker = sqlite3.connect(tmp_path / "games.sqlite3", isolation_level=None)
+    try:
+        locker.execute("BEGIN EXCLUSIVE")
+        started = time.perf_counter()
+        assert_problem(client.get("/v1/health"), 503)
+        assert time.perf_counter() - started < 0.9  # the probe waits 0.1 s, not the 1 s
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
     assert client.get("/v1/health").status_code == 200

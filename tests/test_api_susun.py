@@ -615,7 +615,7 @@ def test_every_bad_field_is_listed(api_client: FlaskClient) -> None:
     [
         ("/v1/susun/check", {"top": SF["top"], "middle": SF["middle"]}, ["bottom"]),
         ("/v1/susun/check", {**SF, "top": "2c 3d 4h"}, ["top"]),
-        ("/v1/susun/check", {**SF, "top": ["2c", 3, "4h"]}, ["top/1"]),
+        ("/v1/susun/check", {**SF, "top": ["2c", True, "4h"]}, ["top/1"]),
         ("/v1/susun/check", {**SF, "hand": HAND}, ["hand"]),
         ("/v1/susun/arrange", {}, ["hand"]),
         ("/v1/susun/arrange", {"hand": HAND, "top-k": 3}, ["top-k"]),

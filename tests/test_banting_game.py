@@ -488,26 +488,6 @@ def test_wilson_interval():
     assert sim.wilson(0, 0) == (0.0, 1.0)
 
 
-class FakeTerminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
-def test_progress_bar_draws_on_a_terminal_only():
-    term = FakeTerminal()
-    bar = sim.ProgressBar(term, width=10, after=0.0)
-    sim.simulate(4000, ("random",) * 4, chunk=1000, progress=bar)
-    bar.close()
-    text = term.getvalue()
-    assert "[##########] 4,000/4,000 rounds" in text and "1,000/4,000" in text
-    assert text.endswith("\n")
-    plain = io.StringIO()
-    quiet = sim.ProgressBar(plain, after=0.0)
-    sim.simulate(2000, ("random",) * 4, chunk=1000, progress=quiet)
-    quiet.close()
-    assert plain.getvalue() == ""
-
-
 def test_result_is_the_per_seat_scores_with_details():
     # API.md: g.result is the per-seat scores once over; the details ride along.
     g = B.Game(code="B4K7M2Q9XZ1")

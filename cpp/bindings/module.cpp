@@ -9,6 +9,7 @@ void bind_poker(py::module_& m);
 void bind_banting(py::module_& m);
 void bind_banting_game(py::module_& m);
 void bind_susun(py::module_& m);
+void bind_batch_json(py::module_& m);
 }  // namespace capsa_fast::bindings
 
 PYBIND11_MODULE(_core, m) {
@@ -18,4 +19,5 @@ PYBIND11_MODULE(_core, m) {
   capsa_fast::bindings::bind_banting(m);
   capsa_fast::bindings::bind_banting_game(m);
   capsa_fast::bindings::bind_susun(m);
+  capsa_fast::bindings::bind_batch_json(m);
 }

@@ -3,20 +3,20 @@
 Cards are integer ids ``rank_index * 4 + suit_index`` (``2c`` = 0, ``2d`` = 1, ``As`` = 51)
 or strings such as ``"As"``, ``"10h"``, ``"3♦"``. See ``capsa_fast.poker`` for hand
 evaluation.
+
+The names below are loaded on first use (PEP 562), so a program that imports one part (the
+command line's ``--help``, say) does not pay for numpy and every game.
 """
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from . import banting, poker, susun
-from ._core import card_id, format_cards, parse_cards
-from ._words import LANGUAGES
-
-try:
-    __version__ = version("capsa_fast")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
+if TYPE_CHECKING:
+    from . import banting, poker, susun
+    from ._core import card_id, format_cards, parse_cards
+    from ._words import LANGUAGES
 
 __all__ = [
     "LANGUAGES",
@@ -28,3 +28,40 @@ __all__ = [
     "poker",
     "susun",
 ]
+
+# name -> (module, attribute or None for the module itself)
+_LAZY: dict[str, tuple[str, str | None]] = {
+    "banting": (".banting", None),
+    "poker": (".poker", None),
+    "susun": (".susun", None),
+    "card_id": ("._core", "card_id"),
+    "format_cards": ("._core", "format_cards"),
+    "parse_cards": ("._core", "parse_cards"),
+    "LANGUAGES": ("._words", "LANGUAGES"),
+}
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("capsa_fast")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0.0.0"
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        value: Any = _version()
+    elif name in _LAZY:
+        module_name, attribute = _LAZY[name]
+        module = importlib.import_module(module_name, __name__)
+        value = module if attribute is None else getattr(module, attribute)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # later lookups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

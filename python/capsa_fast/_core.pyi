@@ -261,6 +261,7 @@ def susun_score_tables(
     dragon: npt.NDArray[np.bool_],
     rules: SusunRules,
 ) -> npt.NDArray[np.int32]: ...
+
 _TablePlayer = (
     tuple[list[int], list[int], bool, bool] | tuple[list[int], list[int], bool, bool, str | None]
 )
@@ -303,3 +304,16 @@ def susun_simulate_tables(
     deep_hands: int = ...,
     deep_time_ms: float = 0.0,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
+
+# The batch route's body reader and answer writer (cpp/include/capsa_fast/batch_json.hpp).
+def read_batch_json(
+    body: bytes | bytearray | memoryview, max_hands: int, max_issues: int, sizes: int, width: int
+) -> tuple[
+    str | None,
+    list[tuple[str, str]],
+    int,
+    int,
+    npt.NDArray[np.uint8] | None,
+    npt.NDArray[np.uint8] | None,
+]: ...
+def write_batch_response(strengths: npt.NDArray[np.int32]) -> bytes: ...

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from capsa_fast.cli import serve
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
@@ -38,10 +39,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app (API and page) served by gunicorn with the project's settings (as `make run`
-    does, here with two threaded workers) in its own processes, with its own games
-    database: the page's requests are timed as a player would see them, not slowed by the
-    test process.
+    """The app (API and page) served as `make run` and `capsa-fast serve` serve it (gunicorn
+    with the production config and app: uvicorn workers, the app in its thread lanes, every
+    setting at its default but the workers' count and the log) in its own processes, with
+    its own games database: the page's requests are timed as a player would see them, not
+    slowed by the test process. Chromium opens connections ahead of need and may never send
+    a request on them; the production workers park such a connection on their event loop
+    (and close it after the header deadline), so they need no setting of their own here.
 
     The listening socket is opened here, on a free port, and handed to gunicorn: requests
     wait in its backlog until a worker takes them, so there is no port to race for and no
@@ -55,11 +59,6 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {
         **os.environ,
         "CAPSA_FAST_WORKERS": "2",
-        # Threaded workers (gthread): Chromium opens connections ahead of need and may
-        # never send a request on them; gthread parks such a connection on its poller,
-        # whereas a sync worker blocks on it until its 30 s timeout kills it ("WORKER
-        # TIMEOUT ... no URI read"), stalling or dropping the page's next requests.
-        "CAPSA_FAST_THREADS": "4",
         "CAPSA_FAST_GAMES_DB": str(folder / "games.sqlite3"),
         "CAPSA_FAST_ACCESS_LOG": "false",
         "CAPSA_FAST_LOG_LEVEL": "warning",
@@ -72,10 +71,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 "-m",
                 "gunicorn",
                 "-c",
-                "python:api.gunicorn_conf",
+                serve.CONFIG,
                 "--bind",
                 f"fd://{listener.fileno()}",
-                "api:create_app()",
+                serve.APP,
             ],
             cwd=REPO,
             env=env,
@@ -94,9 +93,9 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             )
         yield base
     finally:
-        # Quick shutdown (SIGQUIT): a worker may sit on a connection the browser opened
-        # ahead and never used, which a graceful stop would wait out.
-        server.send_signal(signal.SIGQUIT)
+        # A graceful stop, as in production: the workers close idle connections (the
+        # browser's unused early ones too) at once and finish the requests in flight.
+        server.send_signal(signal.SIGTERM)
         try:
             server.wait(timeout=SERVER_STOP_SECONDS)
         except subprocess.TimeoutExpired:

@@ -2,7 +2,7 @@
 
 Targets: ``capsa_fast.parse_cards`` / ``format_cards`` (a card string, or any iterable of
 card strings and ids), ``capsa_fast.card_id`` (one card), and what the API's card fields go
-through, ``api.cards.card_ids`` and ``api.cards.batch_card_arrays``.
+through, ``api.cards.card_ids`` and the batch route's C++ body reader.
 
 Checked for every input: the parser accepts exactly what the reference reading accepts and
 gives the same ids; a refusal is a ValueError (a UnicodeEncodeError only for text that is
@@ -15,6 +15,7 @@ Run: ``python tests/fuzz/fuzz_cards.py [libFuzzer flags] [corpus dirs]`` or test
 
 from __future__ import annotations
 
+import json
 import operator
 import re
 import sys
@@ -31,6 +32,7 @@ from tests.fuzz._common import ODD_CARDS, fuzz_main, instrumented, run_target, s
 
 with instrumented(__name__ == "__main__"):
     import capsa_fast
+    from capsa_fast import _core
 
     from api import cards as api_cards
     from api.errors import FieldErrors
@@ -292,8 +294,8 @@ def check_api_card_ids(tokens: list[str], sizes: tuple[int, ...] | None, shared:
 
 
 def check_api_batch(hands: list[list[str]]) -> None:
-    """``api.cards.batch_card_arrays``: every good batch converts exactly; a batch with a
-    bad hand gets errors, on bad hands only."""
+    """The batch route's C++ body reader (``_core.read_batch_json``): every good batch
+    converts exactly; a batch with a bad hand gets errors, on bad hands only."""
     sizes = (3, 5, 6, 7)
     bad = set()
     expected: list[list[int]] = []
@@ -303,22 +305,22 @@ def check_api_batch(hands: list[list[str]]) -> None:
             expected.append([])
         else:
             expected.append([read_item(token) for token in hand])
-    errors = FieldErrors()
-    groups = api_cards.batch_card_arrays(hands, "hands", errors, sizes)
-    if bool(errors) != bool(bad):
-        raise AssertionError(f"batch {hands!r}: errors {errors.items}, bad rows {sorted(bad)}")
-    for error in errors.items:
-        row = int(error.field.split("/")[1])
+    body = json.dumps({"hands": hands}).encode()
+    syntax, issues, _, count, cards, counts = _core.read_batch_json(
+        body, 1000, 50, sum(1 << size for size in sizes), 7
+    )
+    if syntax is not None or count != len(hands):
+        raise AssertionError(f"batch {hands!r}: {syntax!r}, {count} hands")
+    if bool(issues) != bool(bad):
+        raise AssertionError(f"batch {hands!r}: errors {issues}, bad rows {sorted(bad)}")
+    for field, message in issues:
+        row = int(field.split("/")[1])
         if row not in bad:
-            raise AssertionError(f"batch {hands!r}: error {error} on a good row")
+            raise AssertionError(f"batch {hands!r}: error {field} {message} on a good row")
     if bad:
         return
-    got: dict[int, list[int]] = {}
-    for rows, ids in groups:
-        for row, row_ids in zip(rows.tolist(), ids.tolist(), strict=True):
-            if row in got:
-                raise AssertionError(f"batch {hands!r}: row {row} converted twice")
-            got[row] = row_ids
+    assert cards is not None and counts is not None
+    got = {row: cards[row, : counts[row]].tolist() for row in range(len(hands))}
     if got != dict(enumerate(expected)):
         raise AssertionError(f"batch {hands!r}: got {got}, expected {expected}")
 

@@ -1,7 +1,6 @@
 """Duplicate play for Capsa Banting bots: each deal played once per seat rotation.
 
-    python -m capsa_fast.banting.sim --duplicate --games 2000 \\
-        --seats master,expert,expert,expert --seed 1
+    capsa-fast sim --duplicate --games 2000 --seats master,expert,expert,expert --seed 1
 
 Deal d is played ``players`` times; in rotation k the lineup entry i sits in seat
 (i + k) mod players, so every entry plays every hand of the deal against the same cards.
@@ -15,15 +14,13 @@ sample, so the interval is honest about the correlation between them).
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -165,71 +162,3 @@ def to_json(result: DuplicateResult, rules: Rules) -> dict[str, Any]:
         "lineup": list(result.lineup),
         "levels": [s.__dict__ for s in result.level_stats()],
     }
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options ``sim`` gains for duplicate play and the master's budget."""
-    parser.add_argument(
-        "--duplicate",
-        action="store_true",
-        help="play duplicate deals: --games deals, each once per seat rotation",
-    )
-    parser.add_argument(
-        "--iterations",
-        type=int,
-        default=MASTER_ITERATIONS,
-        help=f"master: rollouts a move (default {MASTER_ITERATIONS})",
-    )
-    parser.add_argument(
-        "--time-ms", type=float, default=0.0, help="master: search time a move instead (ms)"
-    )
-    parser.add_argument("--threads", type=int, default=1, help="master: search threads")
-    parser.add_argument(
-        "--progress",
-        metavar="FILE",
-        help="append a line per chunk (deals done, elapsed, running figures) to FILE",
-    )
-
-
-def main(parser: argparse.ArgumentParser, args: argparse.Namespace, out: TextIO) -> int:
-    """``sim --duplicate``: parse the shared options, play, print."""
-    try:
-        rules = Rules.preset(args.preset, **dict(args.overrides))
-        lineup = [s.strip() for s in args.seats.split(",")]
-        log = open(args.progress, "a", encoding="utf-8") if args.progress else None  # noqa: SIM115
-
-        def progress(so_far: DuplicateResult, total: int) -> None:
-            if log is None:
-                return
-            figures = ", ".join(
-                f"{s.level} {s.mean:+.3f} [{s.low:+.3f}, {s.high:+.3f}]"
-                for s in so_far.level_stats()
-            )
-            log.write(f"{so_far.deals}/{total} deals, {so_far.seconds:.0f} s: {figures}\n")
-            log.flush()
-
-        try:
-            result = play(
-                args.games,
-                lineup,
-                rules,
-                seed=args.seed,
-                workers=args.workers,
-                chunk=min(args.chunk, 100),
-                iterations=args.iterations,
-                time_ms=args.time_ms,
-                threads=args.threads,
-                progress=progress,
-            )
-            if log is not None:
-                log.write(report(result, rules) + "\n")
-        finally:
-            if log is not None:
-                log.close()
-    except ValueError as exc:
-        parser.error(str(exc))
-    if args.json:
-        out.write(json.dumps(to_json(result, rules), indent=2) + "\n")
-    else:
-        out.write(report(result, rules) + "\n")
-    return 0

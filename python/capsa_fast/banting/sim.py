@@ -1,8 +1,9 @@
 """Whole Capsa Banting rounds played by bots in C++, with each seat's results.
 
-    python -m capsa_fast.banting.sim --games 20000 \\
-        --seats standard,beginner,beginner,beginner --preset capsa-banting --seed 1
+    capsa-fast sim --games 20000 --seats standard,beginner,beginner,beginner \\
+        --preset capsa-banting --seed 1
 
+(or ``python -m capsa_fast.banting.sim`` with the same arguments)
 prints each seat's win rate and mean score with 95% intervals and the rounds per second.
 Rounds are split into fixed chunks (``--chunk``) numbered from 0; round g is dealt from a
 seed derived from (``--seed``, g), so the results do not depend on ``--workers``. Under
@@ -12,8 +13,6 @@ lowest card, the others with the previous winner.
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import os
 import sys
@@ -27,11 +26,11 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from . import duplicate
 from .game import BOT_LEVELS
-from .rules import PRESETS, Rules, resolve
+from .rules import resolve
 
 Z95 = 1.959963984540054
+PROG = "python -m capsa_fast.banting.sim"
 
 
 @dataclass(frozen=True)
@@ -154,113 +153,19 @@ def simulate(
     return SimResult(seats, scores, winners, time.perf_counter() - t0)
 
 
-class ProgressBar:
-    """A one-line progress bar on a terminal; silent elsewhere and for short runs."""
-
-    def __init__(self, stream: TextIO, width: int = 30, after: float = 0.5) -> None:
-        self.stream = stream
-        self.width = width
-        self.after = after
-        self.shown = False
-
-    def __call__(self, done: int, total: int, seconds: float) -> None:
-        if not self.stream.isatty() or (seconds < self.after and done < total):
-            return
-        filled = self.width * done // max(total, 1)
-        rate = done / seconds if seconds > 0 else 0.0
-        bar = "#" * filled + "." * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {done:,}/{total:,} rounds  {rate:,.0f}/s")
-        self.stream.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def report(result: SimResult, rules: Rules) -> str:
-    """The table the command prints."""
-    lines = [
-        f"{result.games:,} rounds, preset {rules.preset_name}, "
-        f"{result.seconds:.2f} s, {result.games_per_second:,.0f} rounds/s",
-        "seat  level      win rate (95% CI)          mean score (95% CI)",
-    ]
-    for s in result.seat_stats():
-        lines.append(
-            f"{s.seat:>4}  {s.level:<9}  {100 * s.win_rate:5.1f}% "
-            f"[{100 * s.win_low:5.1f}, {100 * s.win_high:5.1f}]   "
-            f"{s.mean_score:+7.3f} [{s.score_low:+.3f}, {s.score_high:+.3f}]"
-        )
-    return "\n".join(lines)
-
-
-def _setting(text: str) -> tuple[str, Any]:
-    key, sep, value = text.partition("=")
-    if not sep:
-        raise argparse.ArgumentTypeError(f"expected key=value, got {text!r}")
-    try:
-        return key, json.loads(value)
-    except json.JSONDecodeError:
-        return key, value
-
-
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    out = out or sys.stdout
-    parser = argparse.ArgumentParser(
-        prog="python -m capsa_fast.banting.sim",
-        description="Play Capsa Banting rounds between bots and report each seat's results.",
-    )
-    parser.add_argument("--games", type=int, default=10000, help="rounds to play")
-    parser.add_argument(
-        "--seats",
-        default="standard,beginner,beginner,beginner",
-        help=f"one bot level per seat, comma-separated ({', '.join(BOT_LEVELS)})",
-    )
-    parser.add_argument("--preset", default="capsa-banting", choices=sorted(PRESETS))
-    parser.add_argument(
-        "--set",
-        dest="overrides",
-        action="append",
-        type=_setting,
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a setting, e.g. --set ending=last-standing (JSON values allowed)",
-    )
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--workers", type=int, default=1, help="threads (0: one per core)")
-    parser.add_argument("--chunk", type=int, default=2000, help="rounds per work unit")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    duplicate.add_arguments(parser)
-    args = parser.parse_args(argv)
-    if args.duplicate:
-        return duplicate.main(parser, args, out)
-    try:
-        rules = Rules.preset(args.preset, **dict(args.overrides))
-        bar = ProgressBar(sys.stderr)
-        result = simulate(
-            args.games,
-            [s.strip() for s in args.seats.split(",")],
-            rules,
-            seed=args.seed,
-            workers=args.workers,
-            chunk=args.chunk,
-            progress=bar,
-        )
-        bar.close()
-    except ValueError as exc:
-        parser.error(str(exc))
-    if args.json:
-        payload = {
-            "games": result.games,
-            "seconds": result.seconds,
-            "games_per_second": result.games_per_second,
-            "rules": rules.to_dict(),
-            "seats": [s.__dict__ for s in result.seat_stats()],
-        }
-        out.write(json.dumps(payload, indent=2) + "\n")
-    else:
-        out.write(report(result, rules) + "\n")
+    """``python -m capsa_fast.banting.sim``: the same as ``capsa-fast sim`` (exit status 2 and
+    the reason on stderr for a bad argument); ``out`` receives what it prints."""
+    from contextlib import redirect_stdout
+
+    from ..cli.sim import command
+
+    with redirect_stdout(out or sys.stdout):
+        try:
+            command.main(args=list(argv) if argv is not None else None, prog_name=PROG)
+        except SystemExit as stop:
+            if stop.code not in (0, None):
+                raise
     return 0
 
 

@@ -23,6 +23,7 @@ each other, and are distributed as in the simulation; opponents do not foul.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -42,13 +43,30 @@ MODEL_PRESETS: tuple[str, ...] = ("capsa-susun", "classic", "two-four")
 _SAME_MODEL = {"susun-specials": "capsa-susun"}
 
 
+def data_folder() -> Path:
+    """The shipped models' folder; ``CAPSA_FAST_EV_DATA`` names another folder to read
+    instead (``gen_ev_model`` sets it for its later passes, which need the previous pass's
+    counts)."""
+    folder = os.environ.get("CAPSA_FAST_EV_DATA")
+    return Path(folder) if folder else DATA_DIR
+
+
+def data_name(suit_tiebreak: bool) -> str:
+    return "ev_tiebreak.npz" if suit_tiebreak else "ev_plain.npz"
+
+
 def data_path(suit_tiebreak: bool) -> Path:
-    """The first version's model (``ev-v1``)."""
-    return DATA_DIR / ("ev_tiebreak.npz" if suit_tiebreak else "ev_plain.npz")
+    """The first version's model (``ev-v1``), which is never regenerated: always shipped."""
+    return DATA_DIR / data_name(suit_tiebreak)
+
+
+def model_name(preset: str, players: int) -> str:
+    return f"ev_{preset}_{players}p.npz"
 
 
 def model_path(preset: str, players: int) -> Path:
-    return DATA_DIR / f"ev_{preset}_{players}p.npz"
+    """The model of ``preset`` at a table of ``players`` (in :func:`data_folder`)."""
+    return data_folder() / model_name(preset, players)
 
 
 def model_preset(rules: Rules) -> str:

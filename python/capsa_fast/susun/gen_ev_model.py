@@ -1,24 +1,29 @@
-"""Regenerate the ``ev`` strategy's opponent models (``data/ev_<preset>_<n>p.npz``).
+"""Regenerate the ``ev`` strategy's opponent models (``ev_<preset>_<n>p.npz``).
 
 For each model preset (``capsa-susun`` for rows ordered with the suit tiebreak,
 ``classic`` and ``two-four`` without it) and each table size n = 2, 3, 4: deals random
 n-player tables from a seed, arranges every hand with a baseline strategy (``percentile``,
 then ``ev`` with the model of the previous pass at that table size), and counts the row
-keys that appear in each position. Run from the project root:
+keys that appear in each position:
 
-    .venv/bin/python -m capsa_fast.susun.gen_ev_model --hands 300000 --iterations 2
+    python -m capsa_fast.susun.gen_ev_model --out DIR --hands 100000 --iterations 2
 
-``--hands`` is the number of hands per model (tables = hands / n). The counts depend only
-on how opponents arrange, so a model serves every rule set close to its preset (see
-:func:`capsa_fast.susun.ev.model_preset`); the bonus values are applied when it is loaded.
-The models of the first version (``ev_tiebreak.npz``, ``ev_plain.npz``: 4-player tables,
-``capsa-susun`` and ``classic``) are kept as the strategy ``ev-v1``.
+It writes ``DIR/ev_<preset>_<n>p.npz``, never into the installed package; to replace the
+shipped models of a checkout, give ``--out python/capsa_fast/susun/data`` (the shipped
+ones were made so, with the defaults). ``--hands`` is the number of hands per model
+(tables = hands / n). The counts depend only on how opponents arrange, so a model serves
+every rule set close to its preset (see :func:`capsa_fast.susun.ev.model_preset`); the
+bonus values are applied when it is loaded. The models of the first version
+(``ev_tiebreak.npz``, ``ev_plain.npz``: 4-player tables, ``capsa-susun`` and ``classic``)
+are kept, never regenerated, as the strategy ``ev-v1``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -46,17 +51,45 @@ def count_rows(
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=300_000)
+    parser.add_argument("--out", type=Path, required=True, help="folder for the models")
+    parser.add_argument("--hands", type=int, default=100_000, help="hands per model")
     parser.add_argument("--iterations", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--presets", default=",".join(ev.MODEL_PRESETS))
     parser.add_argument("--players", default="2,3,4")
     args = parser.parse_args(argv)
-    ev.DATA_DIR.mkdir(exist_ok=True)
-    for preset in [p.strip() for p in args.presets.split(",") if p.strip()]:
+    presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+    for preset in presets:
+        if preset not in ev.MODEL_PRESETS:
+            parser.error(f"--presets: one of {', '.join(ev.MODEL_PRESETS)}, got {preset!r}")
+    try:
+        sizes = [int(n) for n in args.players.split(",")]
+    except ValueError:
+        parser.error(f"--players: table sizes 2 to 4, got {args.players!r}")
+    if not sizes or any(n not in (2, 3, 4) for n in sizes):
+        parser.error(f"--players: table sizes 2 to 4, got {args.players!r}")
+    if args.hands < 4 or args.iterations < 1:
+        parser.error("--hands must be at least 4 and --iterations at least 1")
+    args.out.mkdir(parents=True, exist_ok=True)
+    # Passes after the first arrange with `ev` built from the previous pass's counts, read
+    # from --out (not from the shipped model).
+    previous = os.environ.get("CAPSA_FAST_EV_DATA")
+    os.environ["CAPSA_FAST_EV_DATA"] = str(args.out)
+    try:
+        generate(args, presets, sizes)
+    finally:
+        if previous is None:
+            os.environ.pop("CAPSA_FAST_EV_DATA", None)
+        else:
+            os.environ["CAPSA_FAST_EV_DATA"] = previous
+        ev.clear_caches()
+
+
+def generate(args: argparse.Namespace, presets: list[str], sizes: list[int]) -> None:
+    for preset in presets:
         rules = Rules.preset(preset)
-        for players in [int(n) for n in args.players.split(",")]:
+        for players in sizes:
             tables = args.hands // players
             hands = deal(tables, players, args.seed + players)
             strategy = "percentile"
@@ -64,7 +97,7 @@ def main(argv: list[str] | None = None) -> None:
                 t0 = time.perf_counter()
                 counts = count_rows(hands, rules, strategy, players, args.threads)
                 np.savez_compressed(
-                    ev.model_path(preset, players),
+                    args.out / ev.model_name(preset, players),
                     counts=counts.astype(np.uint32),
                     tables=tables,
                     players=players,

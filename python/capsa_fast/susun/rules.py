@@ -205,9 +205,7 @@ class Rules(PresetRules):
     dragon_points: int = 208
     room_fee: float = 0.03
     specials: tuple[str, ...] = ()
-    special_points: Mapping[str, int] = field(
-        default_factory=lambda: dict(_DEFAULT_SPECIAL_POINTS)
-    )
+    special_points: Mapping[str, int] = field(default_factory=lambda: dict(_DEFAULT_SPECIAL_POINTS))
     preset_name: str = DEFAULT_PRESET
     _core_rules: Any = field(default=None, repr=False, compare=False)
     _fingerprint: Any = field(default="", repr=False, compare=False)

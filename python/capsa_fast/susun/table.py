@@ -313,9 +313,7 @@ class Table:
     def totals(self) -> Totals:
         """Points, money and fees over the match, this round included once revealed."""
         self.expire()
-        return Totals(
-            list(self._totals.points), list(self._totals.money), list(self._totals.fee)
-        )
+        return Totals(list(self._totals.points), list(self._totals.money), list(self._totals.fee))
 
     def rows(self, seat: int) -> SeatRows | None:
         """What the seat put down, or None. Before the reveal only the seat itself (or a

@@ -1,0 +1,104 @@
+"""What the subcommands share: --json output, rule options, progress bars and tables."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def json_option(function: F) -> F:
+    """``--json``: print one JSON object on stdout instead of tables."""
+    return click.option(
+        "--json",
+        "as_json",
+        is_flag=True,
+        help="Print one JSON object (machine-readable) instead of tables.",
+    )(function)
+
+
+def emit_json(value: Any) -> None:
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def parse_setting(text: str) -> tuple[str, Any]:
+    """``key=value`` with a JSON value (else the text itself)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise click.BadParameter(f"expected key=value, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+def set_option(function: F) -> F:
+    """``--set KEY=VALUE`` (repeatable): a rule setting on top of the preset."""
+    return click.option(
+        "--set",
+        "overrides",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="Override a rule setting, e.g. --set pass_locks=true (JSON values allowed).",
+    )(function)
+
+
+def settings_of(overrides: tuple[str, ...]) -> dict[str, Any]:
+    return dict(parse_setting(text) for text in overrides)
+
+
+def console(stderr: bool = False) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+@contextmanager
+def progress(
+    total: int, description: str, *, out: Console | None = None
+) -> Iterator[Callable[[int], None]]:
+    """A progress bar with an ETA on stderr while the block runs; yields ``advance(done)``
+    taking how many units are done so far. Silent when stderr is not a terminal."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    out = out or console(stderr=True)
+    bar = Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("elapsed"),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=out,
+        disable=not out.is_terminal,
+        transient=False,
+    )
+    task = bar.add_task(description, total=total)
+    with bar:
+        yield lambda done: bar.update(task, completed=done)
+
+
+def fail(message: str) -> click.UsageError:
+    """A usage error (exit status 2) with ``message``."""
+    return click.UsageError(message)
+
+
+def stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()

@@ -1,0 +1,206 @@
+"""``capsa-fast sim``: Capsa Banting rounds played by bots, each seat's results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..banting import duplicate as dup
+from ..banting.game import BOT_LEVELS, MASTER_ITERATIONS
+from ..banting.rules import PRESETS, Rules
+from ..banting.sim import SimResult, simulate
+from ._common import console, emit_json, json_option, progress, set_option, settings_of
+
+
+def table(result: SimResult, rules: Rules) -> Any:
+    from rich.table import Table
+
+    out = Table(
+        title=f"{result.games:,} rounds, preset {rules.preset_name}, {result.seconds:.2f} s, "
+        f"{result.games_per_second:,.0f} rounds/s"
+    )
+    for name in ("seat", "level", "win rate", "95% CI", "mean score", "95% CI "):
+        out.add_column(name, justify="left" if name == "level" else "right")
+    for s in result.seat_stats():
+        out.add_row(
+            str(s.seat),
+            s.level,
+            f"{100 * s.win_rate:.1f}%",
+            f"[{100 * s.win_low:.1f}, {100 * s.win_high:.1f}]",
+            f"{s.mean_score:+.3f}",
+            f"[{s.score_low:+.3f}, {s.score_high:+.3f}]",
+        )
+    return out
+
+
+@click.command(name="sim")
+@click.option("--games", type=int, default=10_000, show_default=True, help="Rounds to play.")
+@click.option(
+    "--seats",
+    default="standard,beginner,beginner,beginner",
+    show_default=True,
+    help=f"One bot level per seat, comma-separated ({', '.join(BOT_LEVELS)}).",
+)
+@click.option(
+    "--preset", type=click.Choice(sorted(PRESETS)), default="capsa-banting", show_default=True
+)
+@set_option
+@click.option("--seed", type=int, default=2026, show_default=True)
+@click.option("--workers", type=int, default=1, show_default=True, help="Threads (0: per core).")
+@click.option(
+    "--chunk",
+    type=int,
+    default=2000,
+    show_default=True,
+    help="Rounds (with --duplicate: deals, at most 100) per work unit.",
+)
+@click.option(
+    "--duplicate",
+    is_flag=True,
+    help="Play --games deals, each once per seat rotation, and report each level's mean "
+    "points per round with a 95% interval over deals.",
+)
+@click.option(
+    "--iterations",
+    type=int,
+    default=MASTER_ITERATIONS,
+    show_default=True,
+    help="master: rollouts a move.",
+)
+@click.option("--time-ms", type=float, default=0.0, help="master: search time a move instead (ms).")
+@click.option("--threads", type=int, default=1, show_default=True, help="master: threads.")
+@click.option(
+    "--progress",
+    "progress_file",
+    type=click.Path(dir_okay=False),
+    help="With --duplicate: append the running figures to this file after each chunk.",
+)
+@json_option
+def command(
+    games: int,
+    seats: str,
+    preset: str,
+    overrides: tuple[str, ...],
+    seed: int,
+    workers: int,
+    chunk: int,
+    duplicate: bool,
+    iterations: int,
+    time_ms: float,
+    threads: int,
+    progress_file: str | None,
+    as_json: bool,
+) -> None:
+    """Play Capsa Banting rounds between bots and report each seat's win rate and mean
+    score with 95% intervals.
+
+    Round g is dealt from a seed derived from (--seed, g) in chunks of --chunk rounds, so
+    the results do not depend on --workers. With --duplicate, deal d is played once per
+    seat rotation (each level plays every hand of it), which cancels the luck of the deal.
+    """
+    try:
+        rules = Rules.preset(preset, **settings_of(overrides))
+        levels = [s.strip() for s in seats.split(",")]
+        if duplicate:
+            _duplicate(
+                games,
+                levels,
+                rules,
+                seed,
+                workers,
+                chunk,
+                iterations,
+                time_ms,
+                threads,
+                progress_file,
+                as_json,
+            )
+            return
+        with progress(games, "rounds") as advance:
+            result = simulate(
+                games,
+                levels,
+                rules,
+                seed=seed,
+                workers=workers,
+                chunk=chunk,
+                progress=lambda done, _total, _seconds: advance(done),
+            )
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_json:
+        emit_json(
+            {
+                "games": result.games,
+                "seconds": result.seconds,
+                "games_per_second": result.games_per_second,
+                "rules": rules.to_dict(),
+                "seats": [s.__dict__ for s in result.seat_stats()],
+            }
+        )
+    else:
+        console().print(table(result, rules))
+
+
+def _duplicate(
+    games: int,
+    levels: list[str],
+    rules: Rules,
+    seed: int,
+    workers: int,
+    chunk: int,
+    iterations: int,
+    time_ms: float,
+    threads: int,
+    progress_file: str | None,
+    as_json: bool,
+) -> None:
+    """``sim --duplicate``: play, then print the table (or JSON)."""
+    if iterations < 1 or time_ms < 0 or threads < 1:
+        raise ValueError("--iterations and --threads must be at least 1, --time-ms >= 0")
+    log = open(progress_file, "a", encoding="utf-8") if progress_file else None  # noqa: SIM115
+    try:
+        with progress(games, "deals") as advance:
+
+            def step(so_far: dup.DuplicateResult, _total: int) -> None:
+                advance(so_far.deals)
+                if log is not None:
+                    figures = ", ".join(
+                        f"{s.level} {s.mean:+.3f} [{s.low:+.3f}, {s.high:+.3f}]"
+                        for s in so_far.level_stats()
+                    )
+                    log.write(f"{so_far.deals}/{games} deals, {so_far.seconds:.0f} s: {figures}\n")
+                    log.flush()
+
+            result = dup.play(
+                games,
+                levels,
+                rules,
+                seed=seed,
+                workers=workers,
+                chunk=min(chunk, 100),
+                iterations=iterations,
+                time_ms=time_ms,
+                threads=threads,
+                progress=step,
+            )
+        if log is not None:
+            log.write(dup.report(result, rules) + "\n")
+    finally:
+        if log is not None:
+            log.close()
+    if as_json:
+        emit_json(dup.to_json(result, rules))
+        return
+    from rich.table import Table
+
+    out = Table(
+        title=f"{result.deals:,} duplicate deals x {len(result.lineup)} rotations = "
+        f"{result.rounds:,} rounds, preset {rules.preset_name}, {result.seconds:.1f} s"
+    )
+    for name in ("level", "seats", "mean points per round", "95% CI"):
+        out.add_column(name, justify="left" if name == "level" else "right")
+    for s in result.level_stats():
+        out.add_row(s.level, str(s.entries), f"{s.mean:+.3f}", f"[{s.low:+.3f}, {s.high:+.3f}]")
+    console().print(out)
