@@ -40,6 +40,7 @@ from api.games_schemas import (
     GameRules,
     GameView,
     Hint,
+    HintRequest,
     HistoryEntry,
     MoveRequest,
     NextRoundRequest,
@@ -353,6 +354,39 @@ def move(body: MoveRequest, game_id: str) -> GameView:
     play_bots(record, game)
     _save(record, game)
     return _answer(record, game, seat, language)
+
+
+@bp.json_post(
+    "/<game_id>/hint",
+    request_model=HintRequest,
+    response_model=Hint,
+    summary="A hint from a bot level of your choice",
+    example={"level": "master"},
+    problems=(*GAME_PROBLEMS, 409),
+    body_required=False,
+    bearer_auth=True,
+)
+def hint(body: HintRequest, game_id: str) -> Hint:
+    """The move the bot of 'level' would make for the token's seat, on its turn; nothing
+    changes. Like the view's hint (the standard bot's) it is never a pass while the seat
+    holds a legal play: 'pass_reasonable' says the bot would rather pass. The bots plan
+    from this seat's hand, the cards played and the seats' counts only (master samples the
+    other hands from the unseen cards), so a hint gives nothing away. 409 NOT_YOUR_TURN or
+    ROUND_OVER when the seat is not to move; an unknown level is a 422."""
+    found = seated()
+    if body.level not in banting.BOT_LEVELS:
+        known = ", ".join(banting.BOT_LEVELS)
+        raise refuse("level", f"Unknown bot level {body.level!r} (known: {known}).")
+    game = replay(found.record)
+    language = message_language()
+    refusal = "ROUND_OVER" if game.over else "NOT_YOUR_TURN" if game.turn != found.seat else ""
+    if refusal:
+        detail = banting.verdict_message(refusal, language, play=[], hand=[])
+        raise ApiProblem(409, detail, code=refusal)
+    suggested = game.hint(found.seat, body.level)
+    return Hint(
+        **_move_fields(suggested.combo, language), pass_reasonable=suggested.pass_reasonable
+    )
 
 
 @bp.json_post(

@@ -95,6 +95,18 @@ class MoveRequest(RequestModel):
     version: GameVersion | None = None
 
 
+class HintRequest(RequestModel):
+    level: str = Field(
+        default="standard",
+        description=(
+            "The bot level whose move is suggested: standard (the view's hint), or master "
+            "(a search of about 50 ms), ..."
+        ),
+        json_schema_extra={"enum": list(banting.BOT_LEVELS)},
+        examples=["master"],
+    )
+
+
 class NextRoundRequest(RequestModel):
     code: RoundCode | None = Field(
         default=None,
@@ -165,7 +177,8 @@ class Hint(ResponseModel):
     kind: Kind | None
     label: str | None
     pass_reasonable: bool = Field(
-        description="The standard bot would rather pass here; the hint still names its best play."
+        description="The bot (the standard bot in a view) would rather pass here; the hint "
+        "still names its best play."
     )
 
 

@@ -43,6 +43,8 @@ GAME_ROUTES = [
     ("post", "/v1/banting/games/{game_id}/moves"),
     ("post", "/v1/banting/games/{game_id}/rounds"),
 ]
+# ... and the routes that read a game without changing it (a hint on request).
+AUTH_ROUTES = [*GAME_ROUTES, ("post", "/v1/banting/games/{game_id}/hint")]
 
 
 @pytest.fixture
@@ -346,6 +348,40 @@ def test_bots_move_first_up_to_the_human_turn(client: FlaskClient) -> None:
     assert_finished(view, code)
 
 
+def test_hint_on_request_from_the_master(client: FlaskClient) -> None:
+    code = code_where_seat_leads(0, openings=2)
+    created = create(client, code=code, bots={"1": "master", "2": "expert", "3": "standard"})
+    game_id, token = created["id"], created["tokens"]["0"]
+    view = get_view(client, game_id, token)
+    url = f"{GAMES}/{game_id}/hint"
+    hints = {}
+    for level in ("master", "standard"):
+        response = client.post(url, json={"level": level}, headers=bearer(token))
+        assert response.status_code == 200, response.get_data(as_text=True)
+        hints[level] = response.get_json()
+        assert hints[level]["play"] in legal_moves(view)
+        assert hints[level]["play"] != "pass"
+    # No body: the standard bot's hint, the same as the view's.
+    plain = client.post(url, headers=bearer(token)).get_json()
+    assert plain == hints["standard"] and plain["play"] == view["hint"]["play"]
+    assert get_view(client, game_id, token)["version"] == view["version"]  # nothing changed
+    bad = client.post(url, json={"level": "grandmaster"}, headers=bearer(token))
+    assert set(field_errors(bad)) == {"level"}
+    # Once the seat has moved the bots answer, up to its next turn or the end.
+    after = move(client, game_id, token, hints["master"]["play"])
+    if after["over"]:
+        problem = assert_problem(client.post(url, headers=bearer(token)), 409)
+        assert problem["code"] == "ROUND_OVER"
+
+
+def test_hint_is_refused_when_it_is_not_your_turn(client: FlaskClient) -> None:
+    created = create(client, players=2)  # two human seats
+    view = get_view(client, created["id"], created["tokens"]["0"])
+    token = created["tokens"]["1" if view["your_turn"] else "0"]
+    response = client.post(f"{GAMES}/{created['id']}/hint", json={}, headers=bearer(token))
+    assert assert_problem(response, 409)["code"] == "NOT_YOUR_TURN"
+
+
 def test_round_code_is_fresh_when_not_given(client: FlaskClient) -> None:
     first = create(client, bots=THREE_BOTS)
     second = create(client, bots=THREE_BOTS)
@@ -505,7 +541,7 @@ def test_two_humans_each_see_only_their_own_hand(client: FlaskClient, db_path: P
 
 def test_missing_token_is_401(client: FlaskClient) -> None:
     created = create(client, bots=THREE_BOTS)
-    for method, route in GAME_ROUTES:
+    for method, route in AUTH_ROUTES:
         url = route.format(game_id=created["id"])
         for headers in ({}, {"Authorization": "Basic dXNlcjpwYXNz"}, {"Authorization": "Bearer"}):
             response = client.open(
@@ -523,7 +559,7 @@ def test_missing_token_is_401(client: FlaskClient) -> None:
 def test_wrong_token_is_403(client: FlaskClient) -> None:
     one = create(client, bots=THREE_BOTS)
     other = create(client, bots=THREE_BOTS)
-    for method, route in GAME_ROUTES:
+    for method, route in AUTH_ROUTES:
         url = route.format(game_id=one["id"])
         for token in (other["tokens"]["0"], "not-a-token", one["tokens"]["0"] + "x", one["id"]):
             response = client.open(
@@ -537,7 +573,7 @@ def test_wrong_token_is_403(client: FlaskClient) -> None:
 
 def test_unknown_game_is_404(client: FlaskClient) -> None:
     created = create(client, bots=THREE_BOTS)
-    for method, route in GAME_ROUTES:
+    for method, route in AUTH_ROUTES:
         response = client.open(
             route.format(game_id="no-such-game"),
             method=method.upper(),
@@ -1321,7 +1357,7 @@ def test_games_db_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
         ({"players": 1}, "players", "2"),
         ({"players": "4"}, "players", ""),
         ({"players": 3, "code": "B4K7M2Q9XZ1"}, "players", "4 players"),
-        ({"bots": {"1": "master"}}, "bots/1", "master"),
+        ({"bots": {"1": "grandmaster"}}, "bots/1", "grandmaster"),
         ({"bots": {"4": "standard"}}, "bots/4", "not a seat"),
         ({"players": 2, "bots": {"2": "standard"}}, "bots/2", "0 to 1"),
         ({"bots": {"x": "standard"}}, "bots/x", "not a seat"),
@@ -1458,6 +1494,13 @@ def test_openapi_documents_the_game_routes(client: FlaskClient) -> None:
             assert operation["parameters"] == [path_parameter]
         assert set(operation["responses"]) == expected
         assert set(operation["responses"]["200"]["headers"]) == {"ETag"}
+    hint = paths[f"{GAMES}/{{game_id}}/hint"]["post"]
+    assert hint["security"] == [{"bearerAuth": []}] and hint["requestBody"]["required"] is False
+    assert {"200", "401", "403", "404", "409", "422"} <= set(hint["responses"])
+    hint_body = resolve_ref(
+        document, hint["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    )
+    assert "master" in hint_body["properties"]["level"]["enum"]
     assert paths[f"{GAMES}/{{game_id}}/rounds"]["post"]["requestBody"]["required"] is False
     assert paths[f"{GAMES}/{{game_id}}/moves"]["post"]["requestBody"]["required"] is True
     assert document["components"]["securitySchemes"]["bearerAuth"] == {

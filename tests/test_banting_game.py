@@ -468,7 +468,7 @@ def test_sim_command_prints_each_seat(capsys):
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--seats", "standard,master"], "unknown bot level 'master'"),
+        (["--seats", "standard,grandmaster"], "unknown bot level 'grandmaster'"),
         (["--seats", "standard"], "2 to 4 bot levels"),
         (["--set", "bombs=maybe"], "bombs must be one of"),
         (["--set", "colour=red"], "unknown setting 'colour'"),
@@ -526,7 +526,7 @@ def test_bad_arguments_to_a_game_are_named():
     g = B.Game(code="B4K7M2Q9XZ1")
     before = snapshot(g)
     with pytest.raises(ValueError, match="bot level must be one of random, beginner, standard"):
-        g.bot_play(g.turn, "master")
+        g.bot_play(g.turn, "grandmaster")
     with pytest.raises(ValueError, match=r"seat must be 0\.\.3, got 4"):
         g.hint(4)
     with pytest.raises(ValueError, match=r"seat must be 0\.\.3"):

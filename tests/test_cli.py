@@ -177,8 +177,12 @@ def test_gen_ev_model_writes_where_out_says(tmp_path: Path) -> None:
             "capsa_fast.susun.gen_ev_model",
             "--out",
             str(tmp_path / "model"),
-            "--tables",
-            "300",
+            "--hands",
+            "600",
+            "--presets",
+            "two-four,classic",
+            "--players",
+            "2,3",
             "--iterations",
             "2",
             "--threads",
@@ -188,7 +192,42 @@ def test_gen_ev_model_writes_where_out_says(tmp_path: Path) -> None:
         capture_output=True,
         env={k: v for k, v in os.environ.items() if k != "CAPSA_FAST_EV_DATA"},
     )
-    for name in ("ev_tiebreak.npz", "ev_plain.npz"):
-        with np.load(tmp_path / "model" / name) as data:
-            assert int(data["tables"]) == 300 and int(data["iteration"]) == 1
+    for preset in ("two-four", "classic"):
+        for players in (2, 3):
+            with np.load(tmp_path / "model" / f"ev_{preset}_{players}p.npz") as data:
+                assert int(data["tables"]) == 600 // players and int(data["iteration"]) == 1
+                assert int(data["players"]) == players and str(data["preset"]) == preset
     assert {path: path.stat().st_mtime_ns for path in ev.DATA_DIR.glob("*.npz")} == shipped
+
+
+def test_sim_duplicate_prints_levels_with_intervals(tmp_path: Path) -> None:
+    log = tmp_path / "progress.txt"
+    args = ["sim", "--duplicate", "--games", "12", "--seats", "master,standard", "--seed", "3"]
+    args += ["--iterations", "40", "--threads", "2", "--chunk", "5", "--progress", str(log)]
+    answer = json.loads(run(*args, "--json"))
+    assert (
+        answer["duplicate"] and answer["deals"] == 12 and answer["lineup"] == ["master", "standard"]
+    )
+    master, standard = answer["levels"]
+    assert master["mean"] == -standard["mean"] and master["low"] <= master["mean"] <= master["high"]
+    lines = log.read_text().splitlines()
+    assert lines[0].startswith("5/12 deals") and lines[2].startswith("12/12 deals")
+    table = run(*args[:-2])
+    assert "duplicate deals x 2 rotations" in table and "master" in table
+    bad = CliRunner().invoke(main, ["sim", "--duplicate", "--seats", "master,nope"])
+    assert bad.exit_code == 2 and "unknown bot level 'nope'" in bad.output
+
+
+def test_tournament_duplicate_deep_against_ev() -> None:
+    args = ["tournament", "--duplicate", "--tables", "30", "--players", "2", "--preset"]
+    answer = json.loads(run(*args, "two-four", "--strategies", "master,ev-v1", "--json"))
+    assert answer["lineup"] == ["master", "ev-v1"] and answer["deals"] == 30
+    a, b = answer["strategies"]
+    assert abs(a["mean"] + b["mean"]) < 1e-9
+    assert abs(answer["difference"]["mean_difference"] - (a["mean"] - b["mean"])) < 1e-9
+    out = run(*args, "two-four", "--strategies", "deep,ev", "--deep-hands", "8")
+    assert "deep - ev:" in out
+    bad = CliRunner().invoke(
+        main, ["tournament", "--duplicate", "--strategies", "deep,ev,naive", "--players", "4"]
+    )
+    assert bad.exit_code == 2 and "one strategy per seat" in bad.output

@@ -26,8 +26,26 @@ BotLevel parse_level(const std::string& s) {
   if (s == "beginner") return BotLevel::kBeginner;
   if (s == "standard") return BotLevel::kStandard;
   if (s == "expert") return BotLevel::kExpert;
-  throw std::invalid_argument("bot level must be random, beginner, standard or expert, got '" + s +
-                              "'");
+  if (s == "master") return BotLevel::kMaster;
+  if (s == "standard-v1") return BotLevel::kStandardV1;
+  throw std::invalid_argument(
+      "bot level must be random, beginner, standard, expert, master or standard-v1, got '" + s + "'");
+}
+
+// The master's budget from Python: iterations (rollouts a move) when time_ms is 0, else
+// time_ms of wall time; threads >= 1.
+SearchBudget make_budget(int iterations, double time_ms, int threads) {
+  if (iterations < 1 || iterations > 100'000'000)
+    throw std::invalid_argument("iterations must be 1..100000000, got " + std::to_string(iterations));
+  if (!(time_ms >= 0 && time_ms <= 600'000))
+    throw std::invalid_argument("time_ms must be 0..600000");
+  if (threads < 1 || threads > 64)
+    throw std::invalid_argument("threads must be 1..64, got " + std::to_string(threads));
+  SearchBudget b;
+  b.iterations = iterations;
+  b.time_ms = time_ms;
+  b.threads = threads;
+  return b;
 }
 
 void check_players(int players) {
@@ -168,22 +186,39 @@ void bind_banting_game(py::module_& m) {
         s.round.for_each_legal([&](const Combo& c) { out.push_back(c); });
         return out;
       }, "Legal plays of the seat to move (no pass).")
-      .def("bot_move", [](PyRound& s, const std::string& level, bool make) {
+      .def("bot_move", [](PyRound& s, const std::string& level, bool make, int iterations,
+                          double time_ms, int threads) {
         if (s.round.over()) throw std::invalid_argument("the round is over");
         const BotLevel lv = parse_level(level);
+        const SearchBudget budget = make_budget(iterations, time_ms, threads);
         SplitMix64 scratch = s.rng;  // a look-ahead (make=false) leaves the bots' dice as they were
-        const Move mv = bot_move(s.round, lv, make ? s.rng : scratch);
+        Move mv;
+        {
+          py::gil_scoped_release release;  // the master searches for tens of milliseconds
+          mv = bot_move(s.round, lv, make ? s.rng : scratch, budget);
+        }
         if (make) s.round.apply_legal(mv.seat, mv.is_pass ? nullptr : &mv.combo);
         return move_tuple(mv);
-      }, py::arg("level"), py::arg("make"))
-      .def("hint", [](const PyRound& s, const std::string& level) {
+      }, py::arg("level"), py::arg("make"),
+         py::arg("iterations") = SearchBudget::kDefaultIterations, py::arg("time_ms") = 0.0,
+         py::arg("threads") = 1)
+      .def("hint", [](const PyRound& s, const std::string& level, int iterations, double time_ms,
+                      int threads) {
         if (s.round.over()) throw std::invalid_argument("the round is over");
+        const BotLevel lv = parse_level(level);
+        const SearchBudget budget = make_budget(iterations, time_ms, threads);
         SplitMix64 scratch = s.rng;  // nothing changes, the bots' dice included
-        const Hint h = hint_move(s.round, parse_level(level), scratch);
+        Hint h;
+        {
+          py::gil_scoped_release release;
+          h = hint_move(s.round, lv, scratch, budget);
+        }
         return py::make_tuple(h.move.seat,
                               h.move.is_pass ? py::object(py::none()) : py::cast(h.move.combo),
                               h.pass_reasonable);
-      }, py::arg("level"), "The level's move, never a pass while a play exists: (seat, combo, pass_reasonable).")
+      }, py::arg("level"), py::arg("iterations") = SearchBudget::kDefaultIterations,
+         py::arg("time_ms") = 0.0, py::arg("threads") = 1,
+         "The level's move, never a pass while a play exists: (seat, combo, pass_reasonable).")
       .def("observe", [](const PyRound& s, int seat) {
         s.check_seat(seat);
         py::array_t<std::int8_t> obs(env::kObsSize);
@@ -211,6 +246,7 @@ void bind_banting_game(py::module_& m) {
         return out;
       }, "Legal action indices of the seat to move, ascending.");
 
+  m.attr("BANTING_MASTER_ITERATIONS") = SearchBudget::kDefaultIterations;
   m.def("banting_shuffled_deck", [](std::uint64_t seed) {
     const auto deck = shuffled_deck(seed);
     return std::vector<int>(deck.begin(), deck.end());
@@ -223,7 +259,8 @@ void bind_banting_game(py::module_& m) {
   m.def(
       "banting_simulate",
       [](const GameRules& rules, int players, const std::vector<std::string>& seats,
-         std::uint64_t seed, std::uint64_t first, int count) {
+         std::uint64_t seed, std::uint64_t first, int count, int iterations, double time_ms,
+         int threads) {
         check_players(players);
         if (static_cast<int>(seats.size()) != players) {
           throw std::invalid_argument("one bot level per seat: " + std::to_string(players) +
@@ -232,18 +269,46 @@ void bind_banting_game(py::module_& m) {
         if (count < 0) throw std::invalid_argument("count must be >= 0");
         std::vector<BotLevel> levels;
         for (const auto& s : seats) levels.push_back(parse_level(s));
+        const SearchBudget budget = make_budget(iterations, time_ms, threads);
         py::array_t<std::int32_t> scores({static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(players)});
         py::array_t<std::int32_t> winners(static_cast<py::ssize_t>(count));
         int* sp = scores.mutable_data();
         int* wp = winners.mutable_data();
         {
           py::gil_scoped_release release;
-          simulate(rules, players, levels, seed, first, count, sp, wp);
+          simulate(rules, players, levels, seed, first, count, sp, wp, budget);
         }
         return py::make_tuple(scores, winners);
       },
       py::arg("rules"), py::arg("players"), py::arg("seats"), py::arg("seed"), py::arg("first"),
-      py::arg("count"));
+      py::arg("count"), py::arg("iterations") = SearchBudget::kDefaultIterations,
+      py::arg("time_ms") = 0.0, py::arg("threads") = 1);
+  m.def(
+      "banting_simulate_duplicate",
+      [](const GameRules& rules, int players, const std::vector<std::string>& lineup,
+         std::uint64_t seed, std::uint64_t first, int count, int iterations, double time_ms,
+         int threads) {
+        check_players(players);
+        if (static_cast<int>(lineup.size()) != players) {
+          throw std::invalid_argument("one bot level per seat: " + std::to_string(players) +
+                                      " seats, got " + std::to_string(lineup.size()));
+        }
+        if (count < 0) throw std::invalid_argument("count must be >= 0");
+        std::vector<BotLevel> levels;
+        for (const auto& s : lineup) levels.push_back(parse_level(s));
+        const SearchBudget budget = make_budget(iterations, time_ms, threads);
+        py::array_t<std::int32_t> points({static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(players)});
+        int* pp = points.mutable_data();
+        {
+          py::gil_scoped_release release;
+          simulate_duplicate(rules, players, levels, seed, first, count, pp, budget);
+        }
+        return points;
+      },
+      py::arg("rules"), py::arg("players"), py::arg("lineup"), py::arg("seed"), py::arg("first"),
+      py::arg("count"), py::arg("iterations") = SearchBudget::kDefaultIterations,
+      py::arg("time_ms") = 0.0, py::arg("threads") = 1,
+      "Duplicate deals: [count, players] points of each lineup entry, summed over the seat rotations.");
 }
 
 }  // namespace capsa_fast::bindings

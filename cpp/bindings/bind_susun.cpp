@@ -84,6 +84,18 @@ std::vector<int> exactly(py::handle cards, std::size_t n, const char* what) {
   return ids;
 }
 
+DeepBudget deep_budget(int hands, int candidates, double time_ms, std::uint64_t seed) {
+  if (hands < 1 || hands > 1'000'000) throw std::invalid_argument("deep hands must be 1..1000000");
+  if (candidates < 1 || candidates > 64) throw std::invalid_argument("deep candidates must be 1..64");
+  if (!(time_ms >= 0 && time_ms <= 600'000)) throw std::invalid_argument("deep time_ms must be 0..600000");
+  DeepBudget b;
+  b.hands = hands;
+  b.candidates = candidates;
+  b.time_ms = time_ms;
+  b.seed = seed;
+  return b;
+}
+
 Strategy parse_strategy(const std::string& s) {
   if (s == "percentile") return Strategy::kPercentile;
   if (s == "naive") return Strategy::kNaive;
@@ -425,21 +437,50 @@ void bind_susun(py::module_& m) {
       py::arg("hand"), py::arg("rules"), py::arg("strategy"), py::arg("model").none(true));
   m.def("susun_table_seed", &table_seed, py::arg("seed"), py::arg("g"));
   m.def(
+      "susun_deep_choice",
+      [](py::handle hand, const Rules& rules, int players, const EvModel* model, int hands,
+         int candidates, double time_ms, std::uint64_t seed) {
+        const std::vector<int> ids = exactly(hand, 13, "a Susun hand");
+        check_distinct(ids.data(), 13);
+        if (players < 2 || players > kMaxTablePlayers) throw std::invalid_argument("2 to 4 players");
+        if (!model || !model->loaded()) throw std::invalid_argument("the deep strategy needs an ev model");
+        const DeepBudget budget = deep_budget(hands, candidates, time_ms, seed);
+        BotChoice c;
+        {
+          py::gil_scoped_release release;
+          c = deep_choice(ids.data(), rules, players, model, budget);
+        }
+        const Split& sp = c.arrangement.split;
+        py::object declared = py::none();
+        if (c.declared != Special::kNone) declared = py::str(special_name(c.declared));
+        return py::make_tuple(ids_at(ids, sp.top.data(), 3), ids_at(ids, sp.middle.data(), 5),
+                              ids_at(ids, sp.bottom.data(), 5), c.arrangement.score, declared);
+      },
+      py::arg("hand"), py::arg("rules"), py::arg("players"), py::arg("model"),
+      py::arg("hands") = DeepBudget::kDefaultHands, py::arg("candidates") = DeepBudget{}.candidates,
+      py::arg("time_ms") = 0.0, py::arg("seed") = 0);
+  m.attr("SUSUN_DEEP_HANDS") = DeepBudget::kDefaultHands;
+  m.def(
       "susun_simulate_tables",
       [](const Rules& rules, int players, const std::vector<std::string>& strategies,
          const std::vector<const EvModel*>& models, std::uint64_t seed, std::uint64_t first,
-         int count, int threads) {
+         int count, int threads, bool duplicate, int deep_hands, double deep_time_ms) {
         if (players < 2 || players > kMaxTablePlayers) throw std::invalid_argument("2 to 4 players");
         if (strategies.empty() || strategies.size() != models.size()) {
           throw std::invalid_argument("one model (or None) per strategy, at least one strategy");
         }
+        if (duplicate && static_cast<int>(strategies.size()) != players) {
+          throw std::invalid_argument("duplicate tables take one strategy per seat");
+        }
         if (count < 0) throw std::invalid_argument("count must be >= 0");
         if (threads < 1) throw std::invalid_argument("threads must be at least 1");
+        const DeepBudget budget = deep_budget(deep_hands, DeepBudget{}.candidates, deep_time_ms, seed);
         std::vector<SeatBot> seats;
         for (std::size_t i = 0; i < strategies.size(); ++i) {
-          seats.push_back(SeatBot{parse_strategy(strategies[i]), models[i]});
+          const bool deep = strategies[i] == "deep";
+          seats.push_back(SeatBot{deep ? Strategy::kEv : parse_strategy(strategies[i]), models[i], deep, budget});
           if (seats.back().strategy == Strategy::kEv && (!models[i] || !models[i]->loaded())) {
-            throw std::invalid_argument("the ev strategy needs its model");
+            throw std::invalid_argument("the ev and deep strategies need their model");
           }
         }
         const auto rows = static_cast<py::ssize_t>(count);
@@ -456,9 +497,16 @@ void bind_susun(py::module_& m) {
             const int b = p * chunk, e = std::min(count, b + chunk);
             if (b >= e) continue;
             auto work = [&, b, e] {
-              simulate_tables(rules, players, seats, seed, first + static_cast<std::uint64_t>(b),
-                              e - b, pp + static_cast<std::ptrdiff_t>(b) * players,
-                              kp + static_cast<std::ptrdiff_t>(b) * players);
+              const std::uint64_t from = first + static_cast<std::uint64_t>(b);
+              int* out = pp + static_cast<std::ptrdiff_t>(b) * players;
+              int* kinds_out = kp + static_cast<std::ptrdiff_t>(b) * players;
+              if (duplicate) {
+                simulate_tables_duplicate(rules, players, seats, seed, from, e - b, out);
+                for (int g = 0; g < e - b; ++g)
+                  for (int i = 0; i < players; ++i) kinds_out[g * players + i] = i;
+              } else {
+                simulate_tables(rules, players, seats, seed, from, e - b, out, kinds_out);
+              }
             };
             if (p + 1 < parts) pool.emplace_back(work);
             else work();
@@ -468,7 +516,12 @@ void bind_susun(py::module_& m) {
         return py::make_tuple(points, kinds);
       },
       py::arg("rules"), py::arg("players"), py::arg("strategies"), py::arg("models"),
-      py::arg("seed"), py::arg("first"), py::arg("count"), py::arg("threads") = 1);
+      py::arg("seed"), py::arg("first"), py::arg("count"), py::arg("threads") = 1,
+      py::arg("duplicate") = false, py::arg("deep_hands") = DeepBudget::kDefaultHands,
+      py::arg("deep_time_ms") = 0.0,
+      "Whole tables in C++: (points, strategy index) per table and seat; with duplicate, one "
+      "strategy per seat and each deal played once per rotation (points summed over them, by "
+      "lineup entry).");
 }
 
 }  // namespace capsa_fast::bindings

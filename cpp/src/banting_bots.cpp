@@ -312,7 +312,7 @@ Move beginner_move(const Round& r) {
   return found ? play_move(seat, best) : pass_move(seat);
 }
 
-struct Standard {
+struct StandardV1 {
   const Round& r;
   const Rules& rules;
   int seat;
@@ -322,7 +322,7 @@ struct Standard {
   Plan plan;
   CardMask unseen;
 
-  explicit Standard(const Round& round)
+  explicit StandardV1(const Round& round)
       : r(round), rules(round.combo_rules()), seat(round.turn()), hand(round.hand(seat)),
         held(__builtin_popcountll(hand)), opp_min(kHandSize + 1),
         plan(plan_hand(hand, rules)), unseen(kDeck & ~hand & ~round.played()) {
@@ -451,8 +451,147 @@ std::vector<Combo>& sorted_legal(const Round& r) {
   return legal;
 }
 
-Move standard_move(const Round& r) {
+Move standard_v1_move(const Round& r) {
   // Weakest first, so ties in the searches below go to the cheaper play.
+  const auto& legal = sorted_legal(r);
+  const int seat = r.turn();
+  if (legal.empty()) return pass_move(seat);
+  const CardMask hand = r.hand(seat);
+  for (const Combo& c : legal)
+    if (c.mask() == hand) return play_move(seat, c);  // going out
+  const StandardV1 s(r);
+  return r.table() ? s.follow(legal) : s.lead();
+}
+
+struct Standard {
+  // Breaking the plan to answer: worth it unless it costs more than this many plan units
+  // (about half a trick) while no opponent is within kSafeCount - 1 cards of going out.
+  static constexpr double kBreakCost = 0.5;
+  static constexpr int kSafeCount = 4;
+
+  const Round& r;
+  const Rules& rules;
+  int seat;
+  CardMask hand;
+  int held;
+  int opp_min;  // fewest cards held by an opponent still in the round
+  Plan plan;
+  CardMask unseen;
+
+  explicit Standard(const Round& round)
+      : r(round), rules(round.combo_rules()), seat(round.turn()), hand(round.hand(seat)),
+        held(__builtin_popcountll(hand)), opp_min(kHandSize + 1),
+        plan(plan_hand(hand, rules)), unseen(kDeck & ~hand & ~round.played()) {
+    for (int s = 0; s < r.players(); ++s)
+      if (s != seat && r.count(s) > 0) opp_min = std::min(opp_min, r.count(s));
+  }
+
+  Move lead() const {
+    const int must = r.must_contain();
+    if (must >= 0) {
+      for (const Combo& c : plan.combos)
+        if (c.mask() >> must & 1) return play_move(seat, c);
+    }
+    if (plan.combos.size() == 1) return play_move(seat, plan.combos[0]);
+    std::vector<const Combo*> weak, strong;
+    for (const Combo& c : plan.combos) (is_boss(c, unseen, rules) ? strong : weak).push_back(&c);
+    // One weak combo left: win tricks with the strong ones first, then lead it last.
+    if (weak.size() <= 1 && !strong.empty()) {
+      const Combo* pick = strong[0];
+      for (const Combo* c : strong)
+        if (c->size > pick->size) pick = c;
+      return play_move(seat, *pick);
+    }
+    std::vector<const Combo*>& pool = weak.empty() ? strong : weak;
+    if (opp_min == 1) {
+      std::vector<const Combo*> multi;
+      for (const Combo& c : plan.combos)
+        if (c.size > 1) multi.push_back(&c);
+      if (!multi.empty()) {
+        pool = multi;
+      } else {  // only singles: lead the highest, the one least likely to be beaten
+        const Combo* top = &plan.combos[0];
+        for (const Combo& c : plan.combos)
+          if (c.strength > top->strength) top = &c;
+        return play_move(seat, *top);
+      }
+    }
+    const Combo* pick = nullptr;
+    double pick_key = std::numeric_limits<double>::infinity();
+    for (const Combo* c : pool) {
+      // Low first; bigger combos first, more so with ten or more cards to shed.
+      double key = height(*c, rules) - (held >= 10 ? 0.7 : 0.5) * (c->size - 1) / 4.0;
+      if (c->size == 5) key -= 0.8;
+      if (key < pick_key) {
+        pick_key = key;
+        pick = c;
+      }
+    }
+    return play_move(seat, *pick);
+  }
+
+  // It answers whenever a plan combo does (standard-v1 held back its aces and 2s unless
+  // someone was close to going out; answering wins more against it): the weakest plan
+  // combo that beats the table. Else the answer (bombs included) that spoils the plan
+  // least, unless that answer costs the plan more than kBreakCost while every opponent
+  // still holds kSafeCount cards or more: then it passes and keeps its hand whole.
+  Move follow(const std::vector<Combo>& legal) const {
+    const Combo& table = *r.table();
+    // An opponent about to go out on a single: block with the highest single.
+    if (table.size == 1 && opp_min == 1) {
+      const Combo* top = nullptr;
+      for (const Combo& c : legal)
+        if (c.size == 1 && (!top || c.strength > top->strength)) top = &c;
+      if (top) return play_move(seat, *top);
+    }
+    const Combo* from_plan = nullptr;
+    for (const Combo& c : plan.combos) {
+      if (c.size != table.size || !beats(c, table, rules)) continue;
+      if (!from_plan || c.strength < from_plan->strength) from_plan = &c;
+    }
+    if (from_plan) return play_move(seat, *from_plan);
+    const Combo* best = nullptr;
+    double best_gain = -std::numeric_limits<double>::infinity();
+    int tried = 0;
+    for (const Combo& c : legal) {
+      if (++tried > 12) break;
+      const double gain = plan.cost - plan_hand(hand & ~c.mask(), rules).cost;
+      if (gain > best_gain + 1e-9 || (gain > best_gain - 1e-9 && best && c.strength < best->strength)) {
+        best_gain = gain;
+        best = &c;
+      }
+    }
+    if (!best || (opp_min >= kSafeCount && best_gain < -kBreakCost)) return pass_move(seat);
+    return play_move(seat, *best);
+  }
+
+  // The play it likes best when it would rather pass (for a hint, which never passes while
+  // a play exists): its weakest plan combo that answers, else the answer of the table's
+  // size (any size when none) that spoils its plan least, the weakest among equals.
+  // Contract: legal is not empty, sorted weakest first.
+  Move best_play(const std::vector<Combo>& legal) const {
+    const Combo& table = *r.table();
+    for (const Combo& c : plan.combos)
+      if (c.size == table.size && beats(c, table, rules))
+        for (const Combo& l : legal)
+          if (l.mask() == c.mask()) return play_move(seat, l);
+    bool same_size = false;
+    for (const Combo& c : legal) same_size |= c.size == table.size;
+    const Combo* best = nullptr;
+    double best_cost = std::numeric_limits<double>::infinity();
+    for (const Combo& c : legal) {
+      if (same_size && c.size != table.size) continue;
+      const double cost = plan_hand(hand & ~c.mask(), rules).cost;
+      if (cost < best_cost - 1e-9) {
+        best_cost = cost;
+        best = &c;
+      }
+    }
+    return play_move(seat, *best);
+  }
+};
+
+Move standard_move(const Round& r) {
   const auto& legal = sorted_legal(r);
   const int seat = r.turn();
   if (legal.empty()) return pass_move(seat);
@@ -484,7 +623,7 @@ Move expert_move(const Round& r, SplitMix64& rng) {
       if (o.is_pass == m.is_pass && (m.is_pass || o.combo.mask() == m.combo.mask())) return;
     options.push_back(m);
   };
-  add(standard_move(r));
+  add(standard_v1_move(r));
   if (r.can_pass()) add(pass_move(seat));
   for (const Combo& c : plan_hand(hand, rules).combos)
     for (const Combo& l : legal)
@@ -523,7 +662,7 @@ Move expert_move(const Round& r, SplitMix64& rng) {
       Round w = world;
       w.apply_legal(seat, options[i].is_pass ? nullptr : &options[i].combo);
       while (!w.over()) {
-        const Move m = standard_move(w);
+        const Move m = standard_v1_move(w);
         w.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
       }
       total[i] += w.scores()[static_cast<std::size_t>(seat)];
@@ -537,8 +676,12 @@ Move expert_move(const Round& r, SplitMix64& rng) {
 
 }  // namespace
 
-Move bot_move(const Round& round, BotLevel level, SplitMix64& rng) {
+Move bot_move(const Round& round, BotLevel level, SplitMix64& rng, const SearchBudget& budget) {
   switch (level) {
+    case BotLevel::kStandardV1:
+      return standard_v1_move(round);
+    case BotLevel::kMaster:
+      return master_move(round, rng, budget);
     case BotLevel::kRandom:
       return random_move(round, rng);
     case BotLevel::kBeginner:
@@ -551,8 +694,8 @@ Move bot_move(const Round& round, BotLevel level, SplitMix64& rng) {
   return standard_move(round);
 }
 
-Hint hint_move(const Round& round, BotLevel level, SplitMix64& rng) {
-  Hint h{bot_move(round, level, rng), false};
+Hint hint_move(const Round& round, BotLevel level, SplitMix64& rng, const SearchBudget& budget) {
+  Hint h{bot_move(round, level, rng, budget), false};
   if (!h.move.is_pass) return h;
   const auto& legal = sorted_legal(round);
   if (legal.empty()) return h;
@@ -567,20 +710,44 @@ std::uint64_t sim_round_seed(std::uint64_t seed, std::uint64_t g) noexcept {
 }
 
 void simulate(const GameRules& rules, int players, const std::vector<BotLevel>& levels,
-              std::uint64_t seed, std::uint64_t first, int count, int* scores, int* winners) {
+              std::uint64_t seed, std::uint64_t first, int count, int* scores, int* winners,
+              const SearchBudget& budget) {
   SplitMix64 rng{sim_round_seed(seed ^ 0xA0761D6478BD642Full, first)};
   int previous = -1;
   for (int g = 0; g < count; ++g) {
     Round round(rules, players, sim_round_seed(seed, first + static_cast<std::uint64_t>(g)),
                 rules.previous_winner ? previous : -1, false);
     while (!round.over()) {
-      const Move m = bot_move(round, levels[static_cast<std::size_t>(round.turn())], rng);
+      const Move m = bot_move(round, levels[static_cast<std::size_t>(round.turn())], rng, budget);
       round.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
     }
     const std::vector<int> s = round.scores();
     for (int p = 0; p < players; ++p) scores[g * players + p] = s[static_cast<std::size_t>(p)];
     winners[g] = round.winner();
     previous = round.winner();
+  }
+}
+
+void simulate_duplicate(const GameRules& rules, int players, const std::vector<BotLevel>& lineup,
+                        std::uint64_t seed, std::uint64_t first, int count, int* points,
+                        const SearchBudget& budget) {
+  for (int g = 0; g < count; ++g) {
+    const std::uint64_t deal = first + static_cast<std::uint64_t>(g);
+    int* out = points + g * players;
+    std::fill(out, out + players, 0);
+    for (int k = 0; k < players; ++k) {
+      // Each rotation's bots roll their own dice, so a rotation replays the same way
+      // whatever else is run.
+      SplitMix64 rng{sim_round_seed(seed ^ 0x243F6A8885A308D3ull, deal * kMaxPlayers + static_cast<std::uint64_t>(k))};
+      Round round(rules, players, sim_round_seed(seed, deal), -1, false);
+      auto entry = [&](int seat) { return (seat + players - k) % players; };
+      while (!round.over()) {
+        const Move m = bot_move(round, lineup[static_cast<std::size_t>(entry(round.turn()))], rng, budget);
+        round.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
+      }
+      const std::vector<int> s = round.scores();
+      for (int seat = 0; seat < players; ++seat) out[entry(seat)] += s[static_cast<std::size_t>(seat)];
+    }
   }
 }
 

@@ -181,26 +181,36 @@ BotChoice bot_choice(const int* cards13, const Rules& rules, Strategy strategy,
   return choice;
 }
 
+PlayerRows rows_of(const int* cards13, const BotChoice& choice, const Rules& rules) noexcept {
+  PlayerRows r;
+  if (choice.declared != Special::kNone) {
+    r.special = choice.declared;
+    r.dragon = choice.declared == Special::kDragon;
+    return r;
+  }
+  const Split& s = choice.arrangement.split;
+  int top[3], middle[5], bottom[5];
+  for (int i = 0; i < 3; ++i) top[i] = cards13[s.top[static_cast<std::size_t>(i)]];
+  for (int i = 0; i < 5; ++i) middle[i] = cards13[s.middle[static_cast<std::size_t>(i)]];
+  for (int i = 0; i < 5; ++i) bottom[i] = cards13[s.bottom[static_cast<std::size_t>(i)]];
+  return player_rows(top, middle, bottom, rules);
+}
+
+namespace {
+BotChoice seat_choice(const int* cards13, const SeatBot& bot, const Rules& rules, int players) {
+  if (bot.deep) return deep_choice(cards13, rules, players, bot.model, bot.budget);
+  return bot_choice(cards13, rules, bot.strategy, bot.model);
+}
+}  // namespace
+
 void play_table(const std::array<std::array<int, kHandSize>, kMaxTablePlayers>& hands,
                 int players, const std::vector<SeatBot>& seats, const Rules& rules,
                 int* points) {
   std::vector<PlayerRows> rows(static_cast<std::size_t>(players));
   for (int p = 0; p < players; ++p) {
     const auto& hand = hands[static_cast<std::size_t>(p)];
-    const SeatBot& bot = seats[static_cast<std::size_t>(p)];
-    const BotChoice choice = bot_choice(hand.data(), rules, bot.strategy, bot.model);
-    PlayerRows& r = rows[static_cast<std::size_t>(p)];
-    if (choice.declared != Special::kNone) {
-      r.special = choice.declared;
-      r.dragon = choice.declared == Special::kDragon;
-      continue;
-    }
-    const Split& s = choice.arrangement.split;
-    int top[3], middle[5], bottom[5];
-    for (int i = 0; i < 3; ++i) top[i] = hand[s.top[static_cast<std::size_t>(i)]];
-    for (int i = 0; i < 5; ++i) middle[i] = hand[s.middle[static_cast<std::size_t>(i)]];
-    for (int i = 0; i < 5; ++i) bottom[i] = hand[s.bottom[static_cast<std::size_t>(i)]];
-    r = player_rows(top, middle, bottom, rules);
+    rows[static_cast<std::size_t>(p)] =
+        rows_of(hand.data(), seat_choice(hand.data(), seats[static_cast<std::size_t>(p)], rules, players), rules);
   }
   const TableResult result = score_table(rows, rules);
   for (int p = 0; p < players; ++p) points[p] = result.points[static_cast<std::size_t>(p)];
@@ -229,6 +239,56 @@ void simulate_tables(const Rules& rules, int players, const std::vector<SeatBot>
       strategy_of[g * players + p] = static_cast<int>(kind);
     }
     play_table(hands, players, at_table, rules, points + g * players);
+  }
+}
+
+void simulate_tables_duplicate(const Rules& rules, int players, const std::vector<SeatBot>& lineup,
+                               std::uint64_t seed, std::uint64_t first, int count, int* points) {
+  // Lineup entries that are the same bot share their choices.
+  std::vector<int> same_as(static_cast<std::size_t>(players));
+  for (int i = 0; i < players; ++i) {
+    same_as[static_cast<std::size_t>(i)] = i;
+    const SeatBot& a = lineup[static_cast<std::size_t>(i)];
+    for (int k = 0; k < i; ++k) {
+      const SeatBot& b = lineup[static_cast<std::size_t>(k)];
+      if (a.strategy == b.strategy && a.model == b.model && a.deep == b.deep &&
+          a.budget.hands == b.budget.hands && a.budget.candidates == b.budget.candidates &&
+          a.budget.time_ms == b.budget.time_ms && a.budget.seed == b.budget.seed) {
+        same_as[static_cast<std::size_t>(i)] = same_as[static_cast<std::size_t>(k)];
+        break;
+      }
+    }
+  }
+  std::array<std::array<int, kHandSize>, kMaxTablePlayers> hands{};
+  // rows[entry][hand]: the rows lineup entry `entry` puts down with hand `hand`.
+  std::array<std::array<PlayerRows, kMaxTablePlayers>, kMaxTablePlayers> rows{};
+  std::vector<PlayerRows> seated(static_cast<std::size_t>(players));
+  for (int g = 0; g < count; ++g) {
+    const std::uint64_t table = first + static_cast<std::uint64_t>(g);
+    const auto deck = shuffled_deck(table_seed(seed, table));
+    for (int p = 0; p < players; ++p)
+      for (int i = 0; i < kHandSize; ++i)
+        hands[static_cast<std::size_t>(p)][static_cast<std::size_t>(i)] =
+            deck[static_cast<std::size_t>(p * kHandSize + i)];
+    for (int e = 0; e < players; ++e) {
+      const auto ue = static_cast<std::size_t>(e);
+      if (same_as[ue] != e) {
+        rows[ue] = rows[static_cast<std::size_t>(same_as[ue])];
+        continue;
+      }
+      for (int h = 0; h < players; ++h) {
+        const int* hand = hands[static_cast<std::size_t>(h)].data();
+        rows[ue][static_cast<std::size_t>(h)] = rows_of(hand, seat_choice(hand, lineup[ue], rules, players), rules);
+      }
+    }
+    int* out = points + g * players;
+    std::fill(out, out + players, 0);
+    for (int k = 0; k < players; ++k) {
+      auto entry = [&](int seat) { return static_cast<std::size_t>((seat + players - k) % players); };
+      for (int s = 0; s < players; ++s) seated[static_cast<std::size_t>(s)] = rows[entry(s)][static_cast<std::size_t>(s)];
+      const TableResult result = score_table(seated, rules);
+      for (int s = 0; s < players; ++s) out[entry(s)] += result.points[static_cast<std::size_t>(s)];
+    }
   }
 }
 

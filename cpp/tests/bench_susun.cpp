@@ -98,7 +98,7 @@ int main() {
                   }));
     }
     // Whole 4-player tables: dealt from seeds, four ev (expert) bots, scored.
-    const std::vector<SeatBot> experts{SeatBot{Strategy::kEv, &model}};
+    const std::vector<SeatBot> experts{SeatBot{Strategy::kEv, &model, false, DeepBudget{}}};
     std::vector<int> points(4 * 1000), kinds(4 * 1000);
     std::vector<double> runs;
     for (int rep = 0; rep < 5; ++rep) {

@@ -179,6 +179,70 @@ void test_refuses_bad_ids() {
   CHECK(Snapshot(r) == before);
 }
 
+// The master: legal moves only, going out when it can, the same move for the same dice
+// whatever the threads (an iteration budget), and a round it plays ends properly.
+void test_master() {
+  GameRules rules;
+  SearchBudget small;
+  small.iterations = short_run() ? 40 : 200;
+  SearchBudget two = small;
+  two.threads = 2;
+  for (int g = 0; g < (short_run() ? 2 : 6); ++g) {
+    Round r(rules, 4, sim_round_seed(5, static_cast<std::uint64_t>(g)));
+    SplitMix64 rng{static_cast<std::uint64_t>(g) + 1};
+    int steps = 0;
+    while (!r.over() && steps++ < 400) {
+      SplitMix64 a = rng;
+      const Move m = bot_move(r, BotLevel::kMaster, rng, small);
+      const Move again = master_move(r, a, two);
+      CHECK(m.is_pass == again.is_pass && (m.is_pass || m.combo.mask() == again.combo.mask()));
+      bool going_out = false;
+      r.for_each_legal([&](const Combo& c) { going_out |= c.mask() == r.hand(r.turn()); });
+      if (going_out) CHECK(!m.is_pass && m.combo.mask() == r.hand(r.turn()));
+      Verdict v;
+      int cards[5];
+      for (int i = 0; i < m.combo.size; ++i) cards[i] = m.combo.cards[static_cast<std::size_t>(i)];
+      CHECK(r.apply(m.seat, cards, m.is_pass ? 0 : m.combo.size, m.is_pass, &v) == RoundCode::kOk);
+    }
+    CHECK(r.over());
+  }
+  // A timed search answers too (how long it takes is not checked here: the machine may be busy).
+  SearchBudget timed;
+  timed.time_ms = 2;
+  Round r(rules, 4, sim_round_seed(6, 0));
+  SplitMix64 rng{3};
+  const Move m = bot_move(r, BotLevel::kMaster, rng, timed);
+  CHECK(!m.is_pass && (m.combo.mask() >> r.must_contain() & 1));
+}
+
+// Duplicate deals: every rotation of a deal is a whole round, so each deal's points sum to
+// zero; identical deterministic bots in every seat play the same round four times over,
+// so each lineup entry ends a deal with that round's total, zero.
+void test_duplicate() {
+  GameRules rules;
+  const int deals = short_run() ? 20 : 200;
+  std::vector<int> points(static_cast<std::size_t>(deals) * 4);
+  simulate_duplicate(rules, 4, {BotLevel::kStandard, BotLevel::kBeginner, BotLevel::kStandardV1, BotLevel::kRandom},
+                     9, 0, deals, points.data());
+  long beginner = 0, standard = 0;
+  for (int d = 0; d < deals; ++d) {
+    int sum = 0;
+    for (int i = 0; i < 4; ++i) sum += points[static_cast<std::size_t>(d * 4 + i)];
+    CHECK_EQ(sum, 0);
+    standard += points[static_cast<std::size_t>(d * 4)];
+    beginner += points[static_cast<std::size_t>(d * 4 + 1)];
+  }
+  CHECK(standard > beginner);  // over the same cards, the standard bot outscores the beginner
+  simulate_duplicate(rules, 4, std::vector<BotLevel>(4, BotLevel::kStandard), 9, 0, deals, points.data());
+  for (const int p : points) CHECK_EQ(p, 0);
+  // The same deals give the same points however they are split into calls.
+  std::vector<int> whole(40), parts(40);
+  simulate_duplicate(rules, 4, {BotLevel::kRandom, BotLevel::kStandard, BotLevel::kRandom, BotLevel::kBeginner}, 4, 0, 10, whole.data());
+  simulate_duplicate(rules, 4, {BotLevel::kRandom, BotLevel::kStandard, BotLevel::kRandom, BotLevel::kBeginner}, 4, 0, 4, parts.data());
+  simulate_duplicate(rules, 4, {BotLevel::kRandom, BotLevel::kStandard, BotLevel::kRandom, BotLevel::kBeginner}, 4, 4, 6, parts.data() + 16);
+  CHECK(whole == parts);
+}
+
 }  // namespace
 
 int main() {
@@ -187,9 +251,11 @@ int main() {
   for (const GameRules& rules : rule_sets())
     for (int players = 2; players <= 4; ++players)
       for (BotLevel level : {BotLevel::kRandom, BotLevel::kBeginner, BotLevel::kStandard,
-                             BotLevel::kExpert})
+                             BotLevel::kExpert, BotLevel::kStandardV1})
         test_rounds(rules, players, level, level == BotLevel::kExpert ? rounds / 40 : rounds);
   test_clearing_and_inheritance();
   test_refuses_bad_ids();
+  test_master();
+  test_duplicate();
   return capsa_fast::testing::finish("test_banting_game");
 }

@@ -410,5 +410,66 @@ int main() {
     seats[1].special = Special::kThreeStraights;  // not counted: compared by its rows
     CHECK_EQ(score_table(seats, specials).between[0][1], 6);
   }
+  // deep: the points of player 0 as the search counts them are the table's own, at every
+  // table size, with fouls, specials, sweeps and supers in play; and deep's choice is a
+  // valid arrangement (or a special the hand holds), the same every time for a hand.
+  {
+    Rules r = tiebreak;
+    r.super_multiplier = 4;
+    r.super_players = 1u << 2 | 1u << 3 | 1u << 4;
+    r.special_points[static_cast<std::size_t>(Special::kSixPairs)] = 6;
+    r.bonus[kBottom][static_cast<std::size_t>(poker::Category::kFourOfAKind)] = 7;
+    r.majority_bonus = 1;
+    const EvModel model = simulated_model(r, short_run ? 300 : 3000);
+    int checked = 0;
+    for (int t = 0; t < (short_run ? 200 : 3000); ++t) {
+      std::shuffle(deck.begin(), deck.end(), rng);
+      const int players = 2 + t % 3;
+      std::vector<PlayerRows> rows(static_cast<std::size_t>(players));
+      for (int p = 0; p < players; ++p) {
+        const int* hand = deck.data() + 13 * p;
+        // Some seats foul on purpose (the dealt order), some declare, most arrange.
+        if (t % 7 == p) {
+          rows[static_cast<std::size_t>(p)] = player_rows(hand, hand + 3, hand + 8, r);
+        } else if (t % 11 == p && holds_special(hand, Special::kSixPairs)) {
+          rows[static_cast<std::size_t>(p)].special = Special::kSixPairs;
+        } else {
+          rows[static_cast<std::size_t>(p)] = rows_of(hand, bot_choice(hand, r, Strategy::kEv, &model), r);
+        }
+      }
+      bool rest[kMaxTablePlayers] = {};
+      for (int o = 1; o < players; ++o) {
+        rest[o] = true;
+        for (int k = 1; k < players; ++k)
+          if (k != o) rest[o] = rest[o] && sweeps(rows[static_cast<std::size_t>(o)], rows[static_cast<std::size_t>(k)], r);
+      }
+      CHECK_EQ(first_player_points(rows.data(), players, rest, r), score_table(rows, r).points[0]);
+      ++checked;
+    }
+    CHECK(checked > 0);
+    DeepBudget budget;
+    budget.hands = short_run ? 6 : 30;
+    for (int h = 0; h < (short_run ? 2 : 10); ++h) {
+      std::shuffle(deck.begin(), deck.end(), rng);
+      for (int players = 2; players <= 4; ++players) {
+        const BotChoice c = deep_choice(deck.data(), r, players, &model, budget);
+        const BotChoice again = deep_choice(deck.data(), r, players, &model, budget);
+        CHECK(c.declared == again.declared);
+        CHECK(c.arrangement.split.top == again.arrangement.split.top &&
+              c.arrangement.split.bottom == again.arrangement.split.bottom);
+        if (c.declared != Special::kNone) {
+          CHECK(holds_special(deck.data(), c.declared));
+          continue;
+        }
+        CHECK(!c.arrangement.fouled);
+        unsigned used = 0;
+        for (auto i : c.arrangement.split.top) used |= 1u << i;
+        for (auto i : c.arrangement.split.middle) used |= 1u << i;
+        for (auto i : c.arrangement.split.bottom) used |= 1u << i;
+        CHECK_EQ(used, (1u << 13) - 1);
+      }
+    }
+  }
+
   return capsa_fast::testing::finish("test_susun");
 }

@@ -170,8 +170,12 @@ class BantingRound:
     def check(self, seat: int, play: list[int] | None) -> tuple[str, BantingCombo | None, int]: ...
     def apply(self, seat: int, play: list[int] | None) -> tuple[str, BantingCombo | None, int]: ...
     def legal_plays(self) -> list[BantingCombo]: ...
-    def bot_move(self, level: str, make: bool) -> tuple[int, BantingCombo | None]: ...
-    def hint(self, level: str) -> tuple[int, BantingCombo | None, bool]: ...
+    def bot_move(
+        self, level: str, make: bool, iterations: int = ..., time_ms: float = 0.0, threads: int = 1
+    ) -> tuple[int, BantingCombo | None]: ...
+    def hint(
+        self, level: str, iterations: int = ..., time_ms: float = 0.0, threads: int = 1
+    ) -> tuple[int, BantingCombo | None, bool]: ...
     def observe(
         self, seat: int
     ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]: ...
@@ -215,9 +219,30 @@ class BantingVecEnvCore:
 def banting_shuffled_deck(seed: int) -> list[int]: ...
 def banting_sim_round_seed(seed: int, g: int) -> int: ...
 def banting_plan(hand: CardsLike, rules: BantingRules) -> tuple[list[BantingCombo], float]: ...
+BANTING_MASTER_ITERATIONS: int
+
 def banting_simulate(
-    rules: BantingGameRules, players: int, seats: list[str], seed: int, first: int, count: int
+    rules: BantingGameRules,
+    players: int,
+    seats: list[str],
+    seed: int,
+    first: int,
+    count: int,
+    iterations: int = ...,
+    time_ms: float = 0.0,
+    threads: int = 1,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
+def banting_simulate_duplicate(
+    rules: BantingGameRules,
+    players: int,
+    lineup: list[str],
+    seed: int,
+    first: int,
+    count: int,
+    iterations: int = ...,
+    time_ms: float = 0.0,
+    threads: int = 1,
+) -> npt.NDArray[np.int32]: ...
 
 # Capsa Susun (wrapped by capsa_fast.susun)
 class SusunRules:
@@ -292,6 +317,18 @@ def susun_special_rows(
 def susun_bot_choice(
     hand: CardsLike, rules: SusunRules, strategy: str, model: SusunEvModel | None
 ) -> tuple[list[int], list[int], list[int], float, str | None]: ...
+SUSUN_DEEP_HANDS: int
+
+def susun_deep_choice(
+    hand: CardsLike,
+    rules: SusunRules,
+    players: int,
+    model: SusunEvModel,
+    hands: int = ...,
+    candidates: int = ...,
+    time_ms: float = 0.0,
+    seed: int = 0,
+) -> tuple[list[int], list[int], list[int], float, str | None]: ...
 def susun_table_seed(seed: int, g: int) -> int: ...
 def susun_simulate_tables(
     rules: SusunRules,
@@ -302,6 +339,9 @@ def susun_simulate_tables(
     first: int,
     count: int,
     threads: int = 1,
+    duplicate: bool = False,
+    deep_hands: int = ...,
+    deep_time_ms: float = 0.0,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
 
 # Hold'em equity (capsa_fast/equity.hpp)

@@ -14,7 +14,7 @@ export const RULE_ROWS = [
   { name: "flush_compare", values: ["suit-first", "rank-first"] },
   { name: "first_lead", values: ["lowest-card", "previous-winner"] },
 ];
-export const LEVELS = ["beginner", "standard", "expert"];
+export const LEVELS = ["beginner", "standard", "expert", "master"];
 const DEFAULT_LEVEL = "standard";
 
 /** The choices stored from last time, checked against what the rows offer. */

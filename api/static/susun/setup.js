@@ -6,7 +6,7 @@ import { t } from "../shared/i18n.js";
 import { savePrefs, store } from "../shared/store.js";
 
 export const PLAYERS = [2, 3, 4];
-export const LEVELS = ["beginner", "standard", "expert"];
+export const LEVELS = ["beginner", "standard", "expert", "master"];
 export const TIME_LIMITS = ["", "60", "120", "300"]; // seconds; "" is no limit (null)
 export const PRESETS = ["capsa-susun", "classic", "two-four", "susun-specials"];
 const MAX_STAKE = 1e12; // the API's bound on a stake

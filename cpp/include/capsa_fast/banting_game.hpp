@@ -123,11 +123,27 @@ class Round {
   std::vector<int> finishing_;
 };
 
-enum class BotLevel : std::uint8_t { kRandom, kBeginner, kStandard, kExpert };
+// Bot levels. kStandard is the hint level and the default opponent; kStandardV1 is the
+// standard bot as it was before kStandard was strengthened (kept for comparison);
+// kMaster searches (banting_search.cpp).
+enum class BotLevel : std::uint8_t { kRandom, kBeginner, kStandard, kExpert, kStandardV1, kMaster };
+
+// How long kMaster searches. With time_ms == 0 it plays `iterations` rollouts a move
+// (spread over `threads` threads), and the move depends only on the position and the
+// bot's random source, whatever the threads and the machine's load. With time_ms > 0 it
+// searches until that much wall time has passed (at least a few rollouts), which is not
+// reproducible. The default is about 50 ms a move on one core of the development machine.
+struct SearchBudget {
+  static constexpr int kDefaultIterations = 1500;
+  int iterations = kDefaultIterations;
+  double time_ms = 0;
+  int threads = 1;
+};
 
 // The move a bot would make for the seat to move; always legal. `rng` drives kRandom and
-// the samples of kExpert.
-Move bot_move(const Round& round, BotLevel level, SplitMix64& rng);
+// the samples of kExpert and kMaster; `budget` is kMaster's.
+Move bot_move(const Round& round, BotLevel level, SplitMix64& rng,
+              const SearchBudget& budget = SearchBudget{});
 
 // A hint (seed 003 «Petunjuk»): the bot's move, except that it is never a pass while the
 // seat holds a legal play; when the bot would pass, the standard bot's best play instead,
@@ -136,7 +152,14 @@ struct Hint {
   Move move;
   bool pass_reasonable = false;
 };
-Hint hint_move(const Round& round, BotLevel level, SplitMix64& rng);
+Hint hint_move(const Round& round, BotLevel level, SplitMix64& rng,
+               const SearchBudget& budget = SearchBudget{});
+
+// The master's search (banting_search.cpp): flat Monte Carlo over the seat's candidate
+// moves, each tried on the same sampled deals of the unseen cards and played out by
+// standard bots, with the weaker half of the candidates dropped as the budget is spent
+// (sequential halving). Contract: the round is not over.
+Move master_move(const Round& round, SplitMix64& rng, const SearchBudget& budget);
 
 // A hand split into combos by the standard bot (exposed for tests and tools).
 struct Plan {
@@ -152,7 +175,18 @@ double plan_cost(CardMask hand, const Rules& rules);
 // the call is opened by the previous winner. Writes scores[g * players + seat] and
 // winners[g]. Returns nothing; thread-safe for distinct output ranges.
 void simulate(const GameRules& rules, int players, const std::vector<BotLevel>& levels,
-              std::uint64_t seed, std::uint64_t first, int count, int* scores, int* winners);
+              std::uint64_t seed, std::uint64_t first, int count, int* scores, int* winners,
+              const SearchBudget& budget = SearchBudget{});
+
+// Duplicate play, which takes most of the luck of the deal out of a comparison: deal
+// d = first .. first+count-1 (dealt from sim_round_seed(seed, d)) is played once per
+// rotation k = 0 .. players-1, seat s held by lineup[(s + players - k) % players], so
+// every lineup entry plays every seat's cards. Each round opens with the lowest card (no
+// previous winner). Writes points[(d - first) * players + i]: lineup entry i's points
+// summed over the rotations. Thread-safe for distinct output ranges.
+void simulate_duplicate(const GameRules& rules, int players, const std::vector<BotLevel>& lineup,
+                        std::uint64_t seed, std::uint64_t first, int count, int* points,
+                        const SearchBudget& budget = SearchBudget{});
 
 // The seed of simulated round g (45 bits, so it can be shown as a round code).
 std::uint64_t sim_round_seed(std::uint64_t seed, std::uint64_t g) noexcept;

@@ -49,11 +49,44 @@ struct BotChoice {
 BotChoice bot_choice(const int* cards13, const Rules& rules, Strategy strategy,
                      const EvModel* model);
 
-// A whole table: each seat's hand (13 ids), strategy and ev model (for kEv). The seats
-// arrange or declare as bot_choice says; points[seat] receives the table's net points.
+// The rows a seat puts down for a bot's choice: its arrangement's rows, or the declared
+// special (a dragon flagged as such).
+PlayerRows rows_of(const int* cards13, const BotChoice& choice, const Rules& rules) noexcept;
+
+// The deep strategy (susun_deep.cpp): ev's best `candidates` arrangements (and the
+// special the hand holds, if the rules count one) are scored exactly, with the table's
+// scoring, against opponents' hands sampled from the cards the seat does not hold and
+// arranged by ev; the best total wins. Each sample deals every opponent of the table, so
+// sweeps and supers count as they would. `hands` is how many opponent hands it samples
+// and arranges per decision (samples = hands / opponents); with time_ms > 0 it samples
+// until that time has passed instead (not reproducible). The samples are drawn from a
+// source seeded by `seed` and the hand, so a hand gets the same answer every time.
+struct DeepBudget {
+  static constexpr int kDefaultHands = 60;
+  int hands = kDefaultHands;
+  int candidates = 16;
+  double time_ms = 0;
+  std::uint64_t seed = 0;
+};
+BotChoice deep_choice(const int* cards13, const Rules& rules, int players, const EvModel* model,
+                      const DeepBudget& budget);
+
+// Points of player 0 at a table, exactly as score_table() counts them (a test checks the
+// two agree); `opp_sweeps_rest[j]` says whether player j (j >= 1) sweeps every other
+// opponent, which does not depend on player 0 (used for supers).
+int first_player_points(const PlayerRows* rows, int players, const bool* opp_sweeps_rest,
+                        const Rules& rules) noexcept;
+// Whether player i sweeps player j (wins all three rows, or j fouled; never a special).
+bool sweeps(const PlayerRows& i, const PlayerRows& j, const Rules& rules) noexcept;
+
+// A whole table: each seat's hand (13 ids), strategy and ev model (for kEv and deep). The
+// seats arrange or declare as bot_choice (or deep_choice, for `deep`) says; points[seat]
+// receives the table's net points.
 struct SeatBot {
   Strategy strategy = Strategy::kEv;
   const EvModel* model = nullptr;
+  bool deep = false;
+  DeepBudget budget;
 };
 void play_table(const std::array<std::array<int, kHandSize>, kMaxTablePlayers>& hands,
                 int players, const std::vector<SeatBot>& seats, const Rules& rules,
@@ -67,6 +100,15 @@ void play_table(const std::array<std::array<int, kHandSize>, kMaxTablePlayers>& 
 void simulate_tables(const Rules& rules, int players, const std::vector<SeatBot>& seats,
                      std::uint64_t seed, std::uint64_t first, int count, int* points,
                      int* strategy_of);
+
+// Duplicate tables: table g is dealt as in simulate_tables() and played once per
+// rotation k = 0 .. players-1, seat s taking lineup[(s + players - k) % players] (lineup
+// holds one bot per seat), so every lineup entry plays every hand of the deal. Writes
+// points[(g - first) * players + i]: entry i's points summed over the rotations. A hand's
+// choice under a bot is made once and reused across rotations. Thread-safe for distinct
+// output ranges.
+void simulate_tables_duplicate(const Rules& rules, int players, const std::vector<SeatBot>& lineup,
+                               std::uint64_t seed, std::uint64_t first, int count, int* points);
 
 // The deal seed of simulated table g (45 bits, so it can be shown as a round code).
 std::uint64_t table_seed(std::uint64_t seed, std::uint64_t g) noexcept;

@@ -6,7 +6,8 @@ from typing import Any
 
 import click
 
-from ..banting.game import BOT_LEVELS
+from ..banting import duplicate as dup
+from ..banting.game import BOT_LEVELS, MASTER_ITERATIONS
 from ..banting.rules import PRESETS, Rules
 from ..banting.sim import SimResult, simulate
 from ._common import (
@@ -62,7 +63,34 @@ def table(result: SimResult, rules: Rules) -> Any:
     help="Threads (0: one per core; default 1); with --ray and no address, the CPUs of the "
     "local Ray (default: all).",
 )
-@click.option("--chunk", type=int, default=2000, show_default=True, help="Rounds per work unit.")
+@click.option(
+    "--chunk",
+    type=int,
+    default=2000,
+    show_default=True,
+    help="Rounds (with --duplicate: deals, at most 100) per work unit.",
+)
+@click.option(
+    "--duplicate",
+    is_flag=True,
+    help="Play --games deals, each once per seat rotation, and report each level's mean "
+    "points per round with a 95% interval over deals.",
+)
+@click.option(
+    "--iterations",
+    type=int,
+    default=MASTER_ITERATIONS,
+    show_default=True,
+    help="master: rollouts a move.",
+)
+@click.option("--time-ms", type=float, default=0.0, help="master: search time a move instead (ms).")
+@click.option("--threads", type=int, default=1, show_default=True, help="master: threads.")
+@click.option(
+    "--progress",
+    "progress_file",
+    type=click.Path(dir_okay=False),
+    help="With --duplicate: append the running figures to this file after each chunk.",
+)
 @ray_option
 @json_option
 def command(
@@ -74,20 +102,44 @@ def command(
     workers: int | None,
     chunk: int,
     ray: str | None,
+    duplicate: bool,
+    iterations: int,
+    time_ms: float,
+    threads: int,
+    progress_file: str | None,
     as_json: bool,
 ) -> None:
     """Play Capsa Banting rounds between bots and report each seat's win rate and mean
     score with 95% intervals.
 
     Round g is dealt from a seed derived from (--seed, g) in chunks of --chunk rounds, so
-    the results do not depend on --workers, nor on where the chunks run (--ray).
+    the results do not depend on --workers, nor on where the chunks run (--ray). With
+    --duplicate, deal d is played once per seat rotation (each level plays every hand of
+    it), which cancels the luck of the deal.
     """
     try:
         rules = Rules.preset(preset, **settings_of(overrides))
         levels = [s.strip() for s in seats.split(",")]
         if workers is not None and workers < 0:
             raise ValueError(f"--workers must be >= 0 (0 for one per core), got {workers}")
+        if duplicate and ray is not None:
+            raise ValueError("--duplicate runs on this machine: leave out --ray")
         connect_ray(ray, cpus=workers or None)
+        if duplicate:
+            _duplicate(
+                games,
+                levels,
+                rules,
+                seed,
+                1 if workers is None else workers,
+                chunk,
+                iterations,
+                time_ms,
+                threads,
+                progress_file,
+                as_json,
+            )
+            return
         with progress(games, "rounds") as advance:
             result = simulate(
                 games,
@@ -113,3 +165,66 @@ def command(
         )
     else:
         console().print(table(result, rules))
+
+
+def _duplicate(
+    games: int,
+    levels: list[str],
+    rules: Rules,
+    seed: int,
+    workers: int,
+    chunk: int,
+    iterations: int,
+    time_ms: float,
+    threads: int,
+    progress_file: str | None,
+    as_json: bool,
+) -> None:
+    """``sim --duplicate``: play, then print the table (or JSON)."""
+    if iterations < 1 or time_ms < 0 or threads < 1:
+        raise ValueError("--iterations and --threads must be at least 1, --time-ms >= 0")
+    log = open(progress_file, "a", encoding="utf-8") if progress_file else None  # noqa: SIM115
+    try:
+        with progress(games, "deals") as advance:
+
+            def step(so_far: dup.DuplicateResult, _total: int) -> None:
+                advance(so_far.deals)
+                if log is not None:
+                    figures = ", ".join(
+                        f"{s.level} {s.mean:+.3f} [{s.low:+.3f}, {s.high:+.3f}]"
+                        for s in so_far.level_stats()
+                    )
+                    log.write(f"{so_far.deals}/{games} deals, {so_far.seconds:.0f} s: {figures}\n")
+                    log.flush()
+
+            result = dup.play(
+                games,
+                levels,
+                rules,
+                seed=seed,
+                workers=workers,
+                chunk=min(chunk, 100),
+                iterations=iterations,
+                time_ms=time_ms,
+                threads=threads,
+                progress=step,
+            )
+        if log is not None:
+            log.write(dup.report(result, rules) + "\n")
+    finally:
+        if log is not None:
+            log.close()
+    if as_json:
+        emit_json(dup.to_json(result, rules))
+        return
+    from rich.table import Table
+
+    out = Table(
+        title=f"{result.deals:,} duplicate deals x {len(result.lineup)} rotations = "
+        f"{result.rounds:,} rounds, preset {rules.preset_name}, {result.seconds:.1f} s"
+    )
+    for name in ("level", "seats", "mean points per round", "95% CI"):
+        out.add_column(name, justify="left" if name == "level" else "right")
+    for s in result.level_stats():
+        out.add_row(s.level, str(s.entries), f"{s.mean:+.3f}", f"[{s.low:+.3f}, {s.high:+.3f}]")
+    console().print(out)

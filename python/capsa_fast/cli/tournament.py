@@ -6,9 +6,16 @@ import time
 
 import click
 
+from .. import _core
 from ..susun.rules import PRESETS, Rules
-from ..susun.table import LEVELS
-from ..susun.tournament import play, summarise
+from ..susun.table import EXTRA_STRATEGIES, LEVELS, strategy_of
+from ..susun.tournament import (
+    duplicate_difference,
+    duplicate_summary,
+    lineup,
+    play,
+    summarise,
+)
 from ._common import connect_ray, console, emit_json, json_option, progress, ray_option
 
 
@@ -22,12 +29,26 @@ from ._common import connect_ray, console, emit_json, json_option, progress, ray
     "--strategies",
     default="ev,percentile,naive",
     show_default=True,
-    help=f"Strategies or bot levels, comma-separated: {', '.join([*LEVELS.values(), *LEVELS])}.",
+    help="Strategies or bot levels, comma-separated: "
+    f"{', '.join([*LEVELS.values(), *EXTRA_STRATEGIES, *LEVELS])}.",
 )
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--threads", type=int, default=2, show_default=True)
 @click.option("--chunk", type=int, default=2000, show_default=True, help="Tables per step.")
 @ray_option
+@click.option(
+    "--duplicate",
+    is_flag=True,
+    help="Play each deal once per seat rotation: one strategy per seat, or two (the first in "
+    "one seat, the second in every other).",
+)
+@click.option(
+    "--deep-hands",
+    type=click.IntRange(1, 100_000),
+    default=_core.SUSUN_DEEP_HANDS,
+    show_default=True,
+    help="deep: opponent hands sampled per decision.",
+)
 @json_option
 def command(
     tables: int,
@@ -38,6 +59,8 @@ def command(
     threads: int,
     chunk: int,
     ray: str | None,
+    duplicate: bool,
+    deep_hands: int,
     as_json: bool,
 ) -> None:
     """Deal --tables random tables of --players hands from --seed; seats take the strategies
@@ -47,15 +70,27 @@ def command(
     only on (--seed, t), so --ray (the chunks as Ray tasks) gives the same results."""
     names = [s.strip() for s in strategies.split(",") if s.strip()]
     for name in names:
-        if name not in LEVELS and name not in LEVELS.values():
-            known = ", ".join([*LEVELS.values(), *LEVELS])
-            raise click.UsageError(f"unknown strategy {name!r} (known: {known})")
+        try:
+            strategy_of(name)
+        except ValueError as exc:
+            raise click.UsageError(f"unknown strategy {name!r}: {exc}") from None
     if len(names) < 2:
         raise click.UsageError("name at least two strategies")
     if tables < 1 or chunk < 1:
         raise click.UsageError("--tables and --chunk must be at least 1")
     rules = Rules.preset(preset)
+    if duplicate and ray is not None:
+        raise click.UsageError("--duplicate runs on this machine: leave out --ray")
     connect_ray(ray)
+    if duplicate:
+        try:
+            lineup_seats = lineup(names, players)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+        _duplicate(
+            tables, players, preset, lineup_seats, rules, seed, threads, chunk, deep_hands, as_json
+        )
+        return
     started = time.perf_counter()
     with progress(tables, "tables") as advance:
         points, seats = play(tables, players, names, rules, seed, threads, advance, chunk, ray)
@@ -103,3 +138,75 @@ def command(
             f"{a} - {b}", f"{n:,}", f"{mean:.4f}", f"[{mean - hw:+.4f}, {mean + hw:+.4f}]"
         )
     out.print(differences)
+
+
+def _duplicate(
+    tables: int,
+    players: int,
+    preset: str,
+    seats: list[str],
+    rules: Rules,
+    seed: int,
+    threads: int,
+    chunk: int,
+    deep_hands: int,
+    as_json: bool,
+) -> None:
+    """``tournament --duplicate``: each deal once per seat rotation."""
+    started = time.perf_counter()
+    with progress(tables, "deals") as advance:
+        points, _ = play(
+            tables,
+            players,
+            seats,
+            rules,
+            seed,
+            threads,
+            advance,
+            chunk,
+            duplicate=True,
+            deep_hands=deep_hands,
+        )
+    elapsed = time.perf_counter() - started
+    rows = duplicate_summary(points, seats)
+    difference = duplicate_difference(points, seats) if len(set(seats)) == 2 else None
+    if as_json:
+        emit_json(
+            {
+                "duplicate": True,
+                "deals": tables,
+                "players": players,
+                "preset": preset,
+                "seed": seed,
+                "seconds": elapsed,
+                "lineup": seats,
+                "strategies": [
+                    {"name": n, "seats": k, "mean": mean, "half_width": hw}
+                    for n, k, mean, hw in rows
+                ],
+                "difference": None
+                if difference is None
+                else {
+                    "a": difference[0],
+                    "b": difference[1],
+                    "mean_difference": difference[2],
+                    "half_width": difference[3],
+                },
+            }
+        )
+        return
+    from rich.table import Table
+
+    out = console()
+    summary = Table(
+        title=f"{tables:,} duplicate deals x {players} rotations, preset {preset}, seed {seed}, "
+        f"{elapsed:.1f} s"
+    )
+    for column in ("strategy", "seats", "mean points/hand", "95% CI"):
+        summary.add_column(column, justify="left" if column == "strategy" else "right")
+    for n, k, mean, hw in rows:
+        summary.add_row(n, str(k), f"{mean:+.4f}", f"[{mean - hw:+.4f}, {mean + hw:+.4f}]")
+    out.print(summary)
+    if difference is not None:
+        a, b, mean, hw = difference
+        out.print(f"{a} - {b}: {mean:+.4f} per hand [{mean - hw:+.4f}, {mean + hw:+.4f}]")

@@ -1,8 +1,12 @@
 """The ``ev`` strategy's model of realistic opponents (RULES.md 4.6).
 
-The shipped data (``data/ev_tiebreak.npz``, ``data/ev_plain.npz``) holds, for each row
-position, how often each row key appeared in simulated deals where every player arranged
-with a baseline strategy (see :mod:`capsa_fast.susun.gen_ev_model`, which regenerates it).
+The shipped data (``data/ev_<preset>_<n>p.npz``: one model per model preset and table
+size n = 2..4) holds, for each row position, how often each row key appeared in simulated
+n-player deals where every player arranged with a baseline strategy (see
+:mod:`capsa_fast.susun.gen_ev_model`, which regenerates it). A rule set takes the model of
+its own preset when there is one, else that of ``capsa-susun`` (suit tiebreak) or
+``classic`` (without). ``data/ev_tiebreak.npz`` and ``data/ev_plain.npz`` are the first
+version's models (4-player tables), kept for the strategy ``ev-v1``.
 From those counts and a rule set this module builds, per position and row key:
 
 - ``win``: P(our row beats a realistic opponent's row in that position);
@@ -34,15 +38,51 @@ DATA_DIR = Path(__file__).with_name("data")
 NUM_KEYS: int = _core.SUSUN_NUM_ROW_KEYS
 
 
+MODEL_PRESETS: tuple[str, ...] = ("capsa-susun", "classic", "two-four")
+"""Presets with models of their own (susun-specials arranges as capsa-susun does)."""
+_SAME_MODEL = {"susun-specials": "capsa-susun"}
+
+
+def data_folder() -> Path:
+    """The shipped models' folder; ``CAPSA_FAST_EV_DATA`` names another folder to read
+    instead (``gen_ev_model`` sets it for its later passes, which need the previous pass's
+    counts)."""
+    folder = os.environ.get("CAPSA_FAST_EV_DATA")
+    return Path(folder) if folder else DATA_DIR
+
+
 def data_name(suit_tiebreak: bool) -> str:
     return "ev_tiebreak.npz" if suit_tiebreak else "ev_plain.npz"
 
 
 def data_path(suit_tiebreak: bool) -> Path:
-    """The shipped model's file; ``CAPSA_FAST_EV_DATA`` names another folder to read instead
-    (``gen_ev_model`` sets it for its second pass, which needs the first pass's counts)."""
-    folder = os.environ.get("CAPSA_FAST_EV_DATA")
-    return (Path(folder) if folder else DATA_DIR) / data_name(suit_tiebreak)
+    """The first version's model (``ev-v1``), which is never regenerated: always shipped."""
+    return DATA_DIR / data_name(suit_tiebreak)
+
+
+def model_name(preset: str, players: int) -> str:
+    return f"ev_{preset}_{players}p.npz"
+
+
+def model_path(preset: str, players: int) -> Path:
+    """The model of ``preset`` at a table of ``players`` (in :func:`data_folder`)."""
+    return data_folder() / model_name(preset, players)
+
+
+def model_preset(rules: Rules) -> str:
+    """The model preset for a rule set: its own preset's when that orders rows the same
+    way, else capsa-susun's (suit tiebreak) or classic's."""
+    name = _SAME_MODEL.get(rules.preset_name, rules.preset_name)
+    if name in MODEL_PRESETS and Rules.preset(name).suit_tiebreak == rules.suit_tiebreak:
+        return name
+    return "capsa-susun" if rules.suit_tiebreak else "classic"
+
+
+def clear_caches() -> None:
+    """Forget loaded counts and models (after the generator rewrites the data)."""
+    load_counts.cache_clear()
+    load_model_counts.cache_clear()
+    _MODELS.clear()
 
 
 @lru_cache(maxsize=2)
@@ -78,14 +118,28 @@ def row_values(rules: Rules) -> np.ndarray:
     return values
 
 
+@lru_cache(maxsize=16)
+def load_model_counts(preset: str, players: int) -> np.ndarray:
+    """Row-key counts of the model for ``preset`` at ``players``, shape [3, NUM_KEYS]."""
+    path = model_path(preset, players)
+    with np.load(path) as data:
+        counts = np.asarray(data["counts"], dtype=np.float64)
+    if counts.shape != (3, NUM_KEYS):
+        raise ValueError(f"{path}: expected counts of shape (3, {NUM_KEYS})")
+    return counts
+
+
 def curves(
-    rules: Rules, counts: np.ndarray | None = None
+    rules: Rules, players: int = 4, legacy: bool = False, counts: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(win, tie, loss), each [3, NUM_KEYS] float32, for ``rules`` (from ``counts``, else
-    the shipped counts)."""
-    if counts is None:
+    """(win, tie, loss), each [3, NUM_KEYS] float32, for ``rules`` at ``players`` (from
+    ``counts`` when given, else the model's shipped counts)."""
+    if counts is not None:
+        counts = np.asarray(counts, dtype=np.float64)
+    elif legacy:
         counts = load_counts(rules.suit_tiebreak)
-    counts = np.asarray(counts, dtype=np.float64)
+    else:
+        counts = load_model_counts(model_preset(rules), players)
     totals = counts.sum(axis=1, keepdims=True)
     below = np.cumsum(counts, axis=1) - counts
     win = below / totals
@@ -103,12 +157,13 @@ def curves(
 _MODELS: dict[str, Any] = {}
 
 
-def ev_model(rules: Rules, players: int = 4) -> Any:
-    """The C++ model for ``rules`` at a table of ``players`` (cached per rule set)."""
-    key = f"{players}:{rules.fingerprint}"
+def ev_model(rules: Rules, players: int = 4, legacy: bool = False) -> Any:
+    """The C++ model for ``rules`` at a table of ``players`` (cached per rule set).
+    ``legacy``: the model as it was before models per table size (``ev-v1``)."""
+    key = f"{players}:{legacy}:{rules.fingerprint}"
     model = _MODELS.get(key)
     if model is None:
-        win, tie, loss = curves(rules)
+        win, tie, loss = curves(rules, players, legacy)
         model = _core.SusunEvModel(
             win.tolist(), tie.tolist(), loss.tolist(), players - 1, rules.core
         )

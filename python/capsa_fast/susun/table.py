@@ -21,8 +21,15 @@ from .._codes import SUSUN_CODES, canonical_code, check_players
 from .ev import ev_model
 from .rules import POSITIONS, Rules, resolve
 
-LEVELS: dict[str, str] = {"beginner": "naive", "standard": "percentile", "expert": "ev"}
-"""Bot levels and the arrangement strategy each plays; the strategy names work as levels too."""
+LEVELS: dict[str, str] = {
+    "beginner": "naive",
+    "standard": "percentile",
+    "expert": "ev",
+    "master": "deep",
+}
+"""Bot levels and the arrangement strategy each plays; the strategy names work as levels too
+(and ``ev-v1``, the ev strategy with the model it had before models per table size)."""
+EXTRA_STRATEGIES: tuple[str, ...] = ("ev-v1",)
 SPECIALS: tuple[str, ...] = ("dragon", "six_pairs", "three_flushes", "three_straights")
 TABLE_CODES: tuple[str, ...] = (
     "FOULED",
@@ -60,10 +67,24 @@ def strategy_of(level: str) -> str:
     """The arrangement strategy a bot level plays (``expert`` -> ``ev``, ...)."""
     if level in LEVELS:
         return LEVELS[level]
-    if level in LEVELS.values():
+    if level in LEVELS.values() or level in EXTRA_STRATEGIES:
         return level
-    known = ", ".join([*LEVELS, *LEVELS.values()])
+    known = ", ".join([*LEVELS, *LEVELS.values(), *EXTRA_STRATEGIES])
     raise ValueError(f"bot level must be one of {known}, got {level!r}")
+
+
+def bot_choice(
+    hand: Sequence[int], rules: Rules, players: int, strategy: str
+) -> tuple[list[int], list[int], list[int], float, str | None]:
+    """(top, middle, bottom, score, declared special or None) of a bot playing ``strategy``
+    at a table of ``players``: ``deep`` samples opponents' hands (about 3 ms), the others
+    arrange in tens of microseconds."""
+    if strategy == "deep":
+        return _core.susun_deep_choice(hand, rules.core, players, ev_model(rules, players))
+    if strategy == "ev-v1":
+        return _core.susun_bot_choice(hand, rules.core, "ev", ev_model(rules, players, legacy=True))
+    model = ev_model(rules, players) if strategy == "ev" else None
+    return _core.susun_bot_choice(hand, rules.core, strategy, model)
 
 
 class IllegalArrangement(ValueError):
@@ -379,10 +400,8 @@ class Table:
         return self.rules.special_value(special) > 0
 
     def _bot_rows(self, seat: int, level: str, by: str) -> SeatRows:
-        strategy = strategy_of(level)
-        model = ev_model(self.rules, self.players) if strategy == "ev" else None
-        top, middle, bottom, _, declared = _core.susun_bot_choice(
-            self._hands[seat], self.rules.core, strategy, model
+        top, middle, bottom, _, declared = bot_choice(
+            self._hands[seat], self.rules, self.players, strategy_of(level)
         )
         if declared is not None:
             return self._special_rows(seat, declared, by=by)

@@ -8,7 +8,9 @@ seed ``susun_table_seed(seed, t)``). Seats take the strategies, or the bot level
 ``beginner`` (naive), ``standard`` (percentile) and ``expert`` (ev), in rotation (seat j at
 table t plays strategy (j + t) mod S), so every strategy sits in every seat equally often.
 A bot declares a special hand (the dragon, and the optional specials the preset counts)
-when declaring pays. Prints each strategy's mean points per hand with a 95% confidence
+when declaring pays. ``--duplicate`` instead plays each deal once per seat rotation with
+one strategy per seat (or two: the first in one seat, the second in every other), which
+cancels the luck of the deal. Prints each strategy's mean points per hand with a 95% confidence
 interval, and for each pair of strategies the mean difference per table between their seats
 (tables where both sit), with its 95% interval. All arranging and scoring runs in C++.
 Table t depends only on (``--seed``, t), so ``--ray [ADDRESS]`` (chunks of ``--chunk``
@@ -45,6 +47,14 @@ def mean_ci(x: np.ndarray) -> tuple[float, float]:
     return float(np.mean(x)), 1.96 * float(np.std(x, ddof=1)) / math.sqrt(len(x))
 
 
+def _model(name: str, rules: Rules, players: int) -> _core.SusunEvModel | None:
+    if name in ("ev", "deep"):
+        return ev.ev_model(rules, players)
+    if name == "ev-v1":
+        return ev.ev_model(rules, players, legacy=True)
+    return None
+
+
 def play(
     tables: int,
     players: int,
@@ -55,6 +65,8 @@ def play(
     progress: Callable[[int], None] | None = None,
     chunk: int = 2000,
     ray: str | None = None,
+    duplicate: bool = False,
+    deep_hands: int = _core.SUSUN_DEEP_HANDS,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(points [tables, players], strategy index [tables, players]): whole tables dealt,
     arranged (a bot declares a special hand when that pays) and scored in C++.
@@ -62,14 +74,28 @@ def play(
     Tables are played ``chunk`` at a time, ``progress(done)`` called after each; table t is
     dealt from (``seed``, t) whatever the chunk, so the results do not depend on it. ``ray``:
     the chunks run as Ray tasks (``"local"`` or a cluster address, see
-    :mod:`capsa_fast._ray`), with the same results."""
+    :mod:`capsa_fast._ray`), with the same results.
+
+    ``duplicate``: ``strategies`` holds one strategy per seat and each deal is played once
+    per seat rotation; points are per lineup entry, summed over the rotations. ``deep``
+    samples ``deep_hands`` opponent hands per decision."""
     names = [strategy_of(level) for level in strategies]
     if chunk < 1:
         raise ValueError(f"chunk must be >= 1, got {chunk}")
     rules_arg: Any = rules if ray is None else rules.to_dict()
     per_task = 1 if ray is not None else threads
     chunks = [
-        (rules_arg, players, names, seed, first, min(chunk, tables - first), per_task)
+        (
+            rules_arg,
+            players,
+            names,
+            seed,
+            first,
+            min(chunk, tables - first),
+            per_task,
+            duplicate,
+            deep_hands,
+        )
         for first in range(0, tables, chunk)
     ]
     parts = _ray.run_chunks(
@@ -85,15 +111,61 @@ def play(
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
-def _tables(chunk: tuple[Any, int, list[str], int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+def _tables(chunk: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Tables first .. first + count - 1 of a run: (points, strategy index)."""
-    rules_arg, players, names, seed, first, count, threads = chunk
+    rules_arg, players, names, seed, first, count, threads, duplicate, deep_hands = chunk
     rules = rules_arg if isinstance(rules_arg, Rules) else Rules.from_dict(rules_arg)
-    models = [ev.ev_model(rules, players) if name == "ev" else None for name in names]
+    models = [_model(name, rules, players) for name in names]
+    core_names = ["ev" if name == "ev-v1" else name for name in names]
     points, kinds = _core.susun_simulate_tables(
-        rules.core, players, names, models, seed, first, count, threads
+        rules.core,
+        players,
+        core_names,
+        models,
+        seed,
+        first,
+        count,
+        threads,
+        duplicate,
+        deep_hands,
     )
     return np.asarray(points), np.asarray(kinds)
+
+
+def lineup(strategies: list[str], players: int) -> list[str]:
+    """One strategy per seat for duplicate tables: as given when there is one per seat, or
+    the first strategy in one seat against the second in every other seat."""
+    if len(strategies) == players:
+        return strategies
+    if len(strategies) == 2:
+        return [strategies[0]] + [strategies[1]] * (players - 1)
+    raise ValueError(
+        f"duplicate tables take one strategy per seat ({players}) or two strategies, "
+        f"got {len(strategies)}"
+    )
+
+
+def duplicate_summary(points: np.ndarray, seats: list[str]) -> list[tuple[str, int, float, float]]:
+    """Per strategy: (name, seats, mean points per hand, 95% half-width), taken over deals
+    (a deal's rotations are one sample); points are summed over the rotations."""
+    per_hand = points.astype(np.float64) / len(seats)
+    out = []
+    for name in dict.fromkeys(seats):
+        cols = [i for i, s in enumerate(seats) if s == name]
+        mean, hw = mean_ci(per_hand[:, cols].mean(axis=1))
+        out.append((name, len(cols), mean, hw))
+    return out
+
+
+def duplicate_difference(points: np.ndarray, seats: list[str]) -> tuple[str, str, float, float]:
+    """With two strategies in the lineup: (a, b, mean of a's minus b's points per hand per
+    deal, 95% half-width)."""
+    a, b = list(dict.fromkeys(seats))
+    per_hand = points.astype(np.float64) / len(seats)
+    ia = [i for i, s in enumerate(seats) if s == a]
+    ib = [i for i, s in enumerate(seats) if s == b]
+    mean, hw = mean_ci(per_hand[:, ia].mean(axis=1) - per_hand[:, ib].mean(axis=1))
+    return a, b, mean, hw
 
 
 def summarise(

@@ -1,0 +1,208 @@
+// The master bot: a search over the seat's candidate moves.
+//
+// Each candidate is tried on the same sampled deals ("worlds") of the cards the seat
+// cannot see, dealt to the other seats in their counts, and the round is played out from
+// there by standard bots; a candidate's value is the seat's mean score over its worlds.
+// The budget is spent in phases (sequential halving): after each phase the weaker half of
+// the candidates is dropped, so the strong ones get most of the rollouts. Sharing the
+// worlds between candidates makes their comparison much less noisy than separate samples.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "capsa_fast/banting_game.hpp"
+
+namespace capsa_fast::banting {
+namespace {
+
+constexpr CardMask kDeck = (CardMask{1} << kDeckSize) - 1;
+constexpr std::size_t kMaxCandidates = 16;
+
+using Clock = std::chrono::steady_clock;
+
+bool same_move(const Move& a, const Move& b) {
+  return a.is_pass == b.is_pass && (a.is_pass || a.combo.mask() == b.combo.mask());
+}
+
+// The moves worth searching: the standard bot's, passing, the weakest and strongest play
+// of each size, then the plays that spoil the rest of the hand least (by the standard
+// bot's plan cost of what is left), up to kMaxCandidates.
+std::vector<Move> candidates(const Round& r, SplitMix64& rng, const std::vector<Combo>& legal) {
+  const int seat = r.turn();
+  std::vector<Move> out;
+  auto add = [&](const Move& m) {
+    for (const Move& o : out)
+      if (same_move(o, m)) return;
+    out.push_back(m);
+  };
+  add(bot_move(r, BotLevel::kStandard, rng));
+  if (r.can_pass()) add(Move{seat, true, Combo{}});
+  for (int size : {1, 2, 3, 5}) {
+    const Combo* lo = nullptr;
+    const Combo* hi = nullptr;
+    for (const Combo& c : legal) {
+      if (c.size != size) continue;
+      if (!lo || c.strength < lo->strength) lo = &c;
+      if (!hi || c.strength > hi->strength) hi = &c;
+    }
+    if (lo) add(Move{seat, false, *lo});
+    if (hi) add(Move{seat, false, *hi});
+  }
+  if (out.size() >= kMaxCandidates || out.size() >= legal.size() + (r.can_pass() ? 1 : 0)) return out;
+  const CardMask hand = r.hand(seat);
+  const Rules& rules = r.combo_rules();
+  std::vector<std::pair<double, std::size_t>> by_cost;
+  by_cost.reserve(legal.size());
+  for (std::size_t i = 0; i < legal.size(); ++i)
+    by_cost.emplace_back(plan_hand(hand & ~legal[i].mask(), rules).cost, i);
+  std::stable_sort(by_cost.begin(), by_cost.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [cost, i] : by_cost) {
+    if (out.size() >= kMaxCandidates) break;
+    add(Move{seat, false, legal[i]});
+  }
+  return out;
+}
+
+struct Searcher {
+  const Round& root;
+  int seat;
+  std::vector<Move> options;
+  std::vector<int> unseen;
+  std::uint64_t seed;
+
+  // Plays option `o` in world `w` (its own dice) and returns the seat's score.
+  int rollout(const Round& world, std::size_t o, SplitMix64& rng) const {
+    Round w = world;
+    const Move& m = options[o];
+    w.apply_legal(seat, m.is_pass ? nullptr : &m.combo);
+    while (!w.over()) {
+      const Move next = bot_move(w, BotLevel::kStandard, rng);
+      w.apply_legal(next.seat, next.is_pass ? nullptr : &next.combo);
+    }
+    return w.scores()[static_cast<std::size_t>(seat)];
+  }
+
+  // The other seats' hands in world number `index`: the unseen cards shuffled by the
+  // world's own random source and dealt in the seats' counts.
+  Round world(std::uint64_t index) const {
+    SplitMix64 rng{seed ^ (index * 0xD6E8FEB86659FD93ull)};
+    std::vector<int> cards = unseen;
+    for (std::size_t i = cards.size(); i > 1; --i)
+      std::swap(cards[i - 1], cards[static_cast<std::size_t>(rng.below(static_cast<int>(i)))]);
+    std::array<CardMask, kMaxPlayers> hands{};
+    std::size_t next = 0;
+    for (int s = 0; s < root.players(); ++s) {
+      if (s == seat) {
+        hands[static_cast<std::size_t>(s)] = root.hand(s);
+        continue;
+      }
+      CardMask h = 0;
+      for (int k = 0; k < root.count(s); ++k) h |= CardMask{1} << cards[next++];
+      hands[static_cast<std::size_t>(s)] = h;
+    }
+    return root.with_hands(hands);
+  }
+
+  // Worlds first .. first+count-1 (or until `deadline`, when set) for the active options;
+  // adds each option's scores to totals and returns how many worlds were played.
+  std::uint64_t play(std::uint64_t first, std::uint64_t count, const std::vector<std::size_t>& active,
+                     std::vector<long long>& totals, Clock::time_point deadline, bool timed) const {
+    std::uint64_t done = 0;
+    for (std::uint64_t i = first; i < first + count; ++i) {
+      if (timed && done > 0 && Clock::now() >= deadline) break;
+      const Round w = world(i);
+      SplitMix64 rng{seed ^ (i * 0x9E3779B97F4A7C15ull) ^ 0x5851F42D4C957F2Dull};
+      for (const std::size_t o : active) {
+        SplitMix64 dice = rng;  // the same dice for every option in this world
+        totals[o] += rollout(w, o, dice);
+      }
+      ++done;
+    }
+    return done;
+  }
+};
+
+}  // namespace
+
+Move master_move(const Round& r, SplitMix64& rng, const SearchBudget& budget) {
+  const int seat = r.turn();
+  std::vector<Combo> legal;
+  r.for_each_legal([&](const Combo& c) { legal.push_back(c); });
+  if (legal.empty()) return Move{seat, true, Combo{}};
+  const CardMask hand = r.hand(seat);
+  for (const Combo& c : legal)
+    if (c.mask() == hand) return Move{seat, false, c};  // going out
+
+  Searcher s{r, seat, candidates(r, rng, legal), {}, rng.next()};
+  if (s.options.size() == 1) return s.options[0];
+  for (CardMask m = kDeck & ~hand & ~r.played(); m; m &= m - 1) s.unseen.push_back(__builtin_ctzll(m));
+
+  const bool timed = budget.time_ms > 0;
+  const int threads = std::max(1, budget.threads);
+  const auto start = Clock::now();
+  const std::size_t n = s.options.size();
+  const int phases = std::max(1, static_cast<int>(std::ceil(std::log2(static_cast<double>(n)))));
+  std::vector<std::size_t> active(n);
+  for (std::size_t i = 0; i < n; ++i) active[i] = i;
+  std::vector<long long> totals(n, 0);
+  std::vector<std::uint64_t> worlds(n, 0);
+  const long long rollouts = std::max(budget.iterations, 1);
+  long long used = 0;
+  std::uint64_t next_world = 0;
+  for (int phase = 0; phase < phases; ++phase) {
+    // This phase's share: a count of worlds, or a slice of the time.
+    const long long share = (rollouts - used) / (phases - phase);
+    const std::uint64_t count =
+        timed ? ~std::uint64_t{0} >> 8
+              : static_cast<std::uint64_t>(std::max<long long>(1, share / static_cast<long long>(active.size())));
+    const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                      std::chrono::duration<double, std::milli>(
+                                          budget.time_ms * (phase + 1) / phases));
+    std::uint64_t played = 0;
+    if (threads == 1) {
+      played = s.play(next_world, count, active, totals, deadline, timed);
+    } else {
+      // Each thread plays its own range of world numbers into its own totals; they are
+      // integers, so their sum does not depend on the order the threads finish in.
+      std::vector<std::vector<long long>> part(static_cast<std::size_t>(threads), std::vector<long long>(n, 0));
+      std::vector<std::uint64_t> done(static_cast<std::size_t>(threads), 0);
+      std::vector<std::thread> pool;
+      const std::uint64_t per = timed ? count : (count + static_cast<std::uint64_t>(threads) - 1) / static_cast<std::uint64_t>(threads);
+      for (int t = 0; t < threads; ++t) {
+        // Timed threads take far-apart ranges of world numbers, so none plays a world twice.
+        const std::uint64_t first = next_world + static_cast<std::uint64_t>(t) * (timed ? std::uint64_t{1} << 32 : per);
+        const std::uint64_t mine = timed ? count : std::min(per, count - std::min(count, static_cast<std::uint64_t>(t) * per));
+        pool.emplace_back([&, t, first, mine] {
+          done[static_cast<std::size_t>(t)] = s.play(first, mine, active, part[static_cast<std::size_t>(t)], deadline, timed);
+        });
+      }
+      for (auto& th : pool) th.join();
+      for (int t = 0; t < threads; ++t) {
+        for (std::size_t o = 0; o < n; ++o) totals[o] += part[static_cast<std::size_t>(t)][o];
+        played += done[static_cast<std::size_t>(t)];
+      }
+    }
+    for (const std::size_t o : active) worlds[o] += played;
+    used += static_cast<long long>(played) * static_cast<long long>(active.size());
+    next_world += timed ? (~std::uint64_t{0} >> 16) / static_cast<std::uint64_t>(phases) : count;
+    if (phase + 1 < phases && active.size() > 1) {
+      std::stable_sort(active.begin(), active.end(), [&](std::size_t a, std::size_t b) {
+        return static_cast<double>(totals[a]) / static_cast<double>(std::max<std::uint64_t>(worlds[a], 1)) >
+               static_cast<double>(totals[b]) / static_cast<double>(std::max<std::uint64_t>(worlds[b], 1));
+      });
+      active.resize((active.size() + 1) / 2);
+      std::sort(active.begin(), active.end());
+    }
+  }
+  std::size_t best = active[0];
+  auto mean = [&](std::size_t o) {
+    return static_cast<double>(totals[o]) / static_cast<double>(std::max<std::uint64_t>(worlds[o], 1));
+  };
+  for (const std::size_t o : active)
+    if (mean(o) > mean(best)) best = o;
+  return s.options[best];
+}
+
+}  // namespace capsa_fast::banting

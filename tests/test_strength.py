@@ -1,0 +1,155 @@
+"""The stronger levels (issue 15): Banting ``master`` and ``standard-v1``, duplicate deals
+(``sim --duplicate``), Susun ``deep`` (level ``master``), ``ev`` models per table size and
+``ev-v1``, and ``tournament --duplicate``."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import capsa_fast as cf
+import numpy as np
+import pytest
+from capsa_fast import susun
+from capsa_fast.banting import duplicate, sim
+from capsa_fast.susun import Table, ev, tournament
+
+B = cf.banting
+
+
+def test_master_and_standard_v1_are_levels_everywhere():
+    assert {"master", "standard-v1"} <= set(B.BOT_LEVELS)
+    assert susun.table.strategy_of("master") == "deep"
+    assert susun.table.strategy_of("ev-v1") == "ev-v1"
+
+
+def test_master_plays_legal_moves_deterministically_to_the_end():
+    a, b = B.Game(code="B4K7M2Q9XZ1"), B.Game(code="B4K7M2Q9XZ1")
+    moves = 0
+    while not a.over:
+        seat = a.turn
+        legal = {tuple(sorted(c.cards)) for c in a.legal_plays(seat)}
+        ma = a.bot_play(seat, "master")
+        mb = b.bot_play(seat, "master")
+        assert ma.seat == mb.seat == seat
+        assert (ma.combo is None) == (mb.combo is None)
+        if ma.combo is not None:
+            assert tuple(sorted(ma.combo.cards)) == tuple(sorted(mb.combo.cards))
+            assert tuple(sorted(ma.combo.cards)) in legal
+        moves += 1
+    assert b.over and a.result is not None and moves >= 4
+    assert sum(a.result.scores) == 0 and a.result.scores == b.result.scores
+
+
+def test_master_hint_is_a_play_and_changes_nothing():
+    g = B.Game(code="B4K7M2Q9XZ1")
+    before = (g.turn, list(g.counts), len(g.history))
+    h = g.hint(g.turn, "master")
+    assert h.combo is not None  # the opening lead holds a legal play, so never a pass
+    assert (g.turn, list(g.counts), len(g.history)) == before
+    ids = sorted(h.combo.cards)
+    assert ids in [sorted(c.cards) for c in g.legal_plays(g.turn)]
+
+
+def test_duplicate_deals_cancel_between_equal_bots():
+    # Standard bots are deterministic: with four of them every rotation replays the same
+    # round, so each lineup entry sits once in every seat and scores exactly 0 per deal.
+    result = duplicate.play(30, ["standard"] * 4, seed=7)
+    assert result.points.shape == (30, 4) and result.rounds == 120
+    assert not result.points.any()
+    # Different bots: zero-sum per deal, and the figures do not depend on workers or chunks.
+    one = duplicate.play(24, ["expert", "standard", "beginner"], seed=3, chunk=5)
+    two = duplicate.play(24, ["expert", "standard", "beginner"], seed=3, chunk=7, workers=2)
+    assert (one.points == two.points).all()
+    assert (one.points.sum(axis=1) == 0).all() and one.points.any()
+    stats = {s.level: s for s in one.level_stats()}
+    assert stats["expert"].low <= stats["expert"].mean <= stats["expert"].high
+    assert stats["expert"].mean > stats["beginner"].mean
+
+
+def test_master_budget_in_duplicate_deals_is_deterministic():
+    a = duplicate.play(2, ["master", "standard"], seed=5, iterations=64)
+    b = duplicate.play(2, ["master", "standard"], seed=5, iterations=64, threads=2)
+    assert (a.points.sum(axis=1) == 0).all()
+    # Threads split the same worlds; integer totals make the choice the same.
+    assert (a.points == b.points).all()
+
+
+def test_sim_duplicate_command_prints_intervals_as_json():
+    out = io.StringIO()
+    sim.main(
+        ["--duplicate", "--games", "20", "--seats", "expert,standard-v1", "--json", "--seed", "2"],
+        out=out,
+    )
+    payload = json.loads(out.getvalue())
+    assert payload["duplicate"] and payload["deals"] == 20 and payload["rounds"] == 40
+    levels = {row["level"]: row for row in payload["levels"]}
+    assert set(levels) == {"expert", "standard-v1"}
+    assert abs(levels["expert"]["mean"] + levels["standard-v1"]["mean"]) < 1e-9
+    for row in levels.values():
+        assert row["low"] <= row["mean"] <= row["high"]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--seats", "master,grandmaster"], "unknown bot level 'grandmaster'"),
+        (["--seats", "master"], "2 to 4 bot levels"),
+        (["--games", "-3"], "games must be a count"),
+    ],
+)
+def test_sim_duplicate_names_bad_arguments(args, words, capsys):
+    with pytest.raises(SystemExit):
+        sim.main(["--duplicate", "--games", "4", *args])
+    assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("preset", susun.PRESETS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_table_size_has_a_shipped_ev_model(preset, players):
+    rules = susun.Rules.preset(preset)
+    name = ev.model_preset(rules)
+    assert ev.model_path(name, players).exists()
+    win, tie, _ = ev.curves(rules, players)
+    assert win.shape == (3, ev.NUM_KEYS)
+    assert (win >= 0).all() and (tie >= 0).all() and (win + tie <= 1 + 1e-6).all()
+    assert (np.diff(win, axis=1) >= -1e-6).all()  # a stronger row key wins at least as often
+
+
+def test_ev_models_differ_by_table_size_and_version():
+    rules = susun.Rules.preset("capsa-susun")
+    two, four = ev.curves(rules, 2)[0], ev.curves(rules, 4)[0]
+    legacy = ev.curves(rules, 4, legacy=True)[0]
+    assert not np.allclose(two, four) and not np.allclose(four, legacy)
+
+
+@pytest.mark.parametrize("level", ["master", "deep", "ev-v1"])
+def test_susun_bots_of_the_new_levels_arrange_without_fouling(level):
+    t = Table("two-four", players=2, code=susun.make_code(2, 11))
+    placed = t.bot_arrange(0, level)
+    assert placed.by == "bot" and not placed.fouled
+    if placed.special is None:
+        assert sorted(placed.top + placed.middle + placed.bottom) == sorted(t.hand(0))
+
+
+def test_susun_unknown_level_is_named():
+    t = Table(players=2, code=susun.make_code(2, 11))
+    with pytest.raises(ValueError, match="got 'grandmaster'"):
+        t.bot_arrange(0, "grandmaster")
+
+
+def test_susun_duplicate_tables_are_zero_sum_and_cancel_between_equals():
+    rules = susun.Rules.preset("two-four")
+    same, _ = tournament.play(40, 2, ["ev", "ev"], rules, seed=4, threads=1, duplicate=True)
+    assert not np.asarray(same).any()
+    points, _ = tournament.play(
+        40, 2, ["deep", "naive"], rules, seed=4, threads=2, duplicate=True, deep_hands=32
+    )
+    assert (points.sum(axis=1) == 0).all()
+    rows = {
+        name: mean for name, _, mean, _ in tournament.duplicate_summary(points, ["deep", "naive"])
+    }
+    assert rows["deep"] > rows["naive"]
+    assert tournament.lineup(["deep", "ev"], 4) == ["deep", "ev", "ev", "ev"]
+    with pytest.raises(ValueError, match="one strategy per seat"):
+        tournament.lineup(["deep", "ev", "naive"], 4)
