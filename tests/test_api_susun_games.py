@@ -163,8 +163,10 @@ def test_a_match_with_a_restart_between_requests(db_path: Path, clock: Clock) ->
         for seat in (1, 2, 3):
             table.bot_arrange(seat, "expert")
         assert table.result is not None and table.result.points == points
-        nxt = make_app(db_path, clock).test_client().post(
-            f"{GAMES}/{game_id}/rounds", headers=bearer(token)
+        nxt = (
+            make_app(db_path, clock)
+            .test_client()
+            .post(f"{GAMES}/{game_id}/rounds", headers=bearer(token))
         )
         assert nxt.status_code == 200, nxt.get_data(as_text=True)
 
@@ -351,7 +353,9 @@ def test_the_deadline_passing_arranges_the_late_seats(client: FlaskClient, clock
     assert late["mine"]["by"] == "time"
     assert [s["by"] for s in late["result"]["seats"]] == ["player", "bot", "bot", "time"]
     choice = _core.susun_bot_choice(
-        parse_cards(late["hand"]), susun.Rules.preset("capsa-susun").core, "ev",
+        parse_cards(late["hand"]),
+        susun.Rules.preset("capsa-susun").core,
+        "ev",
         susun.ev.ev_model(susun.Rules.preset("capsa-susun"), 4),
     )
     if choice[4] is None:

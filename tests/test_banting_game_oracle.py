@@ -406,8 +406,13 @@ def test_two_demotion_rounds_agree_with_the_model(
                 assert o.judge(seat, move) is None, f"bot move {made} refused: {trail}"
             else:
                 legal = o.legal_moves(seat)
-                fours = [m for m in legal if m != PASS and len(m) == 5 and
-                         combos.kind_of(sorted(m), o.rules) == "four_of_a_kind"]
+                fours = [
+                    m
+                    for m in legal
+                    if m != PASS
+                    and len(m) == 5
+                    and combos.kind_of(sorted(m), o.rules) == "four_of_a_kind"
+                ]
                 move = rng.choice(fours) if fours and rng.random() < 0.8 else rng.choice(legal)
                 apply_move(game, seat, move, rng)
             if demoted and o.table is not None and len(o.table) == 1 and move != PASS:

@@ -441,7 +441,12 @@ def test_validate_agrees(preset: str, overrides: dict[str, Any]) -> None:
         ok, code = oracle.validate(hand, play, table, ours, first_play, passed)
         seen.add(code)
         verdict = banting.validate(
-            hand, play, table=table, rules=rules, first_play=first_play, passed=passed,
+            hand,
+            play,
+            table=table,
+            rules=rules,
+            first_play=first_play,
+            passed=passed,
             **state(ours),
         )
         got_code = None if verdict.ok else verdict.code

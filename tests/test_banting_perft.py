@@ -343,8 +343,12 @@ DEMOTED_ANSWERS = [
     ("capsa-klasik", {}, "Ah", {"single": 1}),
     ("capsa-klasik", {}, "As", {}),
     ("capsa-klasik", {}, "2h 2s", {}),
-    ("taiwan", {"two_demotion": True}, "2s",
-     {"single": 48, "four_of_a_kind": 564, "straight_flush": 38}),
+    (
+        "taiwan",
+        {"two_demotion": True},
+        "2s",
+        {"single": 48, "four_of_a_kind": 564, "straight_flush": 38},
+    ),
 ]
 
 

@@ -49,9 +49,7 @@ def test_top_card_flushes_compare_the_highest_card_then_its_suit() -> None:
 def test_top_card_over_http(api_client: FlaskClient) -> None:
     body = {"a": SPADE_FLUSH.split(), "b": DIAMOND_FLUSH.split()}
     default = post(api_client, "/v1/banting/compare", {**body, "rules": {"preset": "pagat"}})
-    top = post(
-        api_client, "/v1/banting/compare", {**body, "rules": {"flush_compare": "top-card"}}
-    )
+    top = post(api_client, "/v1/banting/compare", {**body, "rules": {"flush_compare": "top-card"}})
     assert (default["result"], top["result"]) == (-1, 1)
 
 

@@ -98,9 +98,7 @@ def test_the_wheel_metadata_splits_the_library_from_the_server(wheel: Path) -> N
     metadata = email.parser.Parser().parsestr(archive.read(f"{info}/METADATA").decode())
     requires = metadata.get_all("Requires-Dist") or []
     plain = {r.split(";")[0].split(">")[0].split("=")[0].strip() for r in requires if ";" not in r}
-    server = {
-        r.split(";")[0].split(">")[0].strip() for r in requires if 'extra == "server"' in r
-    }
+    server = {r.split(";")[0].split(">")[0].strip() for r in requires if 'extra == "server"' in r}
     assert plain == {"numpy", "click", "rich"}
     assert {"flask", "pydantic", "pydantic-settings", "gunicorn", "uvicorn"} <= server
     assert not server & {"pytest", "ruff", "mypy", "selenium", "schemathesis"}

@@ -127,9 +127,7 @@ CURL_FAILS_ON_HTTP_ERRORS = 'curl() { command curl --fail-with-body "$@"; }\n'
 @pytest.mark.parametrize(
     "block", blocks("sh"), ids=lambda b: f"README.md:{b.line}" if isinstance(b, Block) else ""
 )
-def test_shell_blocks_run_against_a_live_server(
-    block: Block, live: Server, tmp_path: Path
-) -> None:
+def test_shell_blocks_run_against_a_live_server(block: Block, live: Server, tmp_path: Path) -> None:
     script = CURL_FAILS_ON_HTTP_ERRORS + block.text.replace(
         "localhost:8000", f"127.0.0.1:{live.port}"
     )

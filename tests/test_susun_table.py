@@ -149,6 +149,7 @@ SEED_001 = [
     ("2h 3c 5d", "7h 9d Jd Qc Ks", "Ac Ah Ts 8d 6c"),
 ]
 
+
 def test_seed_001_example_table_stake_100() -> None:
     """Seed 001, four players at stake 100: bottom rows full house / flush / straight / pair
     of aces give +300 / +100 / -100 / -300 for that row alone."""
@@ -165,8 +166,9 @@ def test_seed_001_example_table_stake_100() -> None:
         bottom[i] += pair["rows"]["bottom"] * 100
         bottom[j] -= pair["rows"]["bottom"] * 100
     assert bottom == [300, 100, -100, -300]
-    expected = oracle.score([tuple(parse_cards(r) for r in rows) for rows in SEED_001],
-                            oracle.make_rules(), stake=100)
+    expected = oracle.score(
+        [tuple(parse_cards(r) for r in rows) for rows in SEED_001], oracle.make_rules(), stake=100
+    )
     assert result.points == expected.points
     assert result.money == pytest.approx(expected.money)
     assert result.fee_total == pytest.approx(expected.fee_total)
@@ -180,8 +182,9 @@ def test_seed_001_example_table_stake_100() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_tables_are_zero_sum_with_money_and_fees(preset: str, players: int) -> None:
     rng = random.Random(f"{preset}{players}")
-    t = Table(preset, players=players, code=susun.make_code(players, rng.getrandbits(45)),
-              stake=250)
+    t = Table(
+        preset, players=players, code=susun.make_code(players, rng.getrandbits(45)), stake=250
+    )
     levels = ["expert", "standard", "beginner"]
     running_points = [0] * players
     running_money = [0.0] * players
@@ -324,8 +327,11 @@ def test_declared_specials_score_as_the_oracle_does() -> None:
         special_points={"six_pairs": 6, "three_flushes": 9, "three_straights": 6},
     )
     rng = random.Random(5)
-    makers = {"six_pairs": _six_pairs, "three_flushes": _three_flushes,
-              "three_straights": _three_straights}
+    makers = {
+        "six_pairs": _six_pairs,
+        "three_flushes": _three_flushes,
+        "three_straights": _three_straights,
+    }
     checked = 0
     for _ in range(120):
         players = rng.choice([2, 3, 4])
