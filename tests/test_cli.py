@@ -120,8 +120,8 @@ def test_play_in_the_terminal_refuses_and_quits() -> None:
 def test_sim_json_and_errors() -> None:
     answer = json.loads(run("sim", "--games", "400", "--seats", "standard,random", "--json"))
     assert answer["games"] == 400 and len(answer["seats"]) == 2
-    bad = CliRunner().invoke(main, ["sim", "--seats", "standard,master"])
-    assert bad.exit_code == 2 and "unknown bot level 'master'" in bad.output
+    bad = CliRunner().invoke(main, ["sim", "--seats", "standard,grandmaster"])
+    assert bad.exit_code == 2 and "unknown bot level 'grandmaster'" in bad.output
 
 
 def test_tournament_results_do_not_depend_on_the_chunk() -> None:
