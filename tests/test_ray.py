@@ -61,21 +61,22 @@ def test_tournament_on_ray_equals_the_local_run(local_ray: Any) -> None:
     )
     local = tournament.play(2000, 4, strategies, rules, seed=5, threads=2)
     assert np.array_equal(on_ray[0], local[0]) and np.array_equal(on_ray[1], local[1])
-    assert seen == [300, 600, 900, 1200, 1500, 1800, 2000]
+    # Chunks finish in any order (the last one holds 200 tables), so the running count
+    # rises by 300 or 200 per chunk and ends at the whole.
+    assert len(seen) == 7 and seen[-1] == 2000
+    assert sorted(np.diff([0, *seen]).tolist()) == [200] + [300] * 6
 
 
 def test_model_counts_on_ray_equal_the_local_run(local_ray: Any) -> None:
     rules = SusunRules.preset("capsa-susun")
-    hands = gen_ev_model.deal(600, seed=2)
-    first = gen_ev_model.count_rows(hands, rules, "percentile", 2)
+    hands = gen_ev_model.deal(150, 4, seed=2)
+    first = gen_ev_model.count_rows(hands, rules, "percentile", 4, 2)
     assert np.array_equal(
-        gen_ev_model.count_rows(hands, rules, "percentile", 1, ray="local", chunk=500), first
+        gen_ev_model.count_rows(hands, rules, "percentile", 4, 1, ray="local", chunk=500), first
     )
-    # the ev pass builds its model from the counts handed over, on every worker
-    second = gen_ev_model.count_rows(hands, rules, "ev", 2, model_counts=first)
-    on_ray = gen_ev_model.count_rows(
-        hands, rules, "ev", 1, ray="local", chunk=700, model_counts=first
-    )
+    # the ev pass hands the model's counts, as read by the driver, to every worker
+    second = gen_ev_model.count_rows(hands, rules, "ev", 4, 2)
+    on_ray = gen_ev_model.count_rows(hands, rules, "ev", 4, 1, ray="local", chunk=700)
     assert np.array_equal(on_ray, second)
     assert not np.array_equal(second, first)
     assert int(first.sum()) <= 3 * len(hands)

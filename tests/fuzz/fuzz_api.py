@@ -165,6 +165,11 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
         {"play": ["3d"]},
         {"play": "pass", "version": 2},
     ],
+    GAMES + "/<game_id>/hint": [
+        {},
+        {"level": "beginner"},
+        {"level": "expert"},
+    ],
     GAMES + "/<game_id>/rounds": [
         {},
         {"code": "B4K7M2Q9XZ1"},
