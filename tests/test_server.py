@@ -92,9 +92,15 @@ def server(tmp_path: Path, **env: str) -> Iterator[Server]:
             time.sleep(0.1)
         yield running
     finally:
+        # SIGTERM: the master stops its workers. A SIGKILLed master leaves its uvicorn
+        # workers running, orphaned, after the suite.
         if process.poll() is None:
-            process.kill()
-            process.wait()
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 def test_make_run_server_logs_json_and_stops_gracefully(tmp_path: Path) -> None:
