@@ -16,6 +16,14 @@ the client is still sending (a 413 for a body over the limit) first sends its an
 FIN, then reads and drops what still arrives for up to ``LINGER_SECONDS`` (and
 ``LINGER_BYTES``). Closing at once would make the kernel reset the connection, and a reset
 can destroy the answer before the client reads it.
+
+When the worker stops (recycled after ``max_requests``, or a graceful stop), uvicorn closes
+every connection that is not in the middle of a response, including one it has just accepted
+whose request has not been read yet: that client would see the connection closed without an
+answer. A connection that has not had its first request yet, or is part-way through a
+request's headers, is instead given up to ``SHUTDOWN_GRACE_SECONDS`` to send it; the request
+is served with ``Connection: close``. Idle kept-alive connections are closed at once, as HTTP
+allows (clients reopen them).
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from api.settings import ServerSettings
 
 LINGER_SECONDS = 2.0
 LINGER_BYTES = 64 * 1024 * 1024
+SHUTDOWN_GRACE_SECONDS = 2.0
 
 
 class _LingeringTransport:
@@ -73,6 +82,24 @@ class GuardedProtocol(HttpToolsProtocol):
         self._linger_timer: asyncio.TimerHandle | None = None
         self._lingered = 0
         self._raw: asyncio.Transport | None = None
+        self._served = 0
+        self._stopping = False
+
+    def shutdown(self) -> None:
+        """The worker is stopping: finish the request on its way, then close (see the
+        module)."""
+        self._stopping = True
+        waiting = self._served == 0 or self._header_bytes > 0
+        if self.cycle is None and waiting and not self.transport.is_closing():
+            self._disarm()
+            self.loop.call_later(SHUTDOWN_GRACE_SECONDS, self._close_if_idle)
+            return
+        super().shutdown()
+
+    def _close_if_idle(self) -> None:
+        # No request came: there is no answer to keep, so no need to linger.
+        if self.cycle is None and self._raw is not None:
+            self._raw.close()
 
     def linger(self) -> None:
         """Send what is buffered and a FIN, then drop input until the client closes or the
@@ -150,8 +177,11 @@ class GuardedProtocol(HttpToolsProtocol):
         self._disarm()
         self._in_headers = False
         super().on_headers_complete()
+        if self._stopping and self.cycle is not None:
+            self.cycle.keep_alive = False
 
     def on_response_complete(self) -> None:
+        self._served += 1
         super().on_response_complete()
         if not self.transport.is_closing():
             self._arm()  # the next request on this connection gets a fresh deadline
