@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 from capsa_fast import _ray, cli
-from capsa_fast.banting import sim
+from capsa_fast.banting import duplicate, sim
 from capsa_fast.susun import Rules as SusunRules
 from capsa_fast.susun import gen_ev_model, tournament
 from click.testing import CliRunner
@@ -93,6 +93,43 @@ def test_tournament_command_line_with_ray(local_ray: Any) -> None:
 
     on_ray = run("--ray", "--chunk", "400")
     assert on_ray == run() and on_ray["tables"] == 1500
+
+
+def test_duplicate_deals_on_ray_equal_the_local_run(local_ray: Any) -> None:
+    """The strength evaluations (duplicate deals) on Ray: the same points per deal, and the
+    running figures as chunks finish in any order."""
+    seen: list[int] = []
+    lineup = ("master", "standard", "beginner")
+    rules = {"preset": "capsa-klasik"}  # two_demotion and pass_locks travel to the workers
+
+    def step(so_far: duplicate.DuplicateResult, total: int) -> None:
+        assert total == 30 and so_far.points.shape[1] == 3
+        seen.append(so_far.deals)
+
+    on_ray = duplicate.play(
+        30, lineup, rules, seed=7, chunk=7, iterations=60, ray="local", progress=step
+    )
+    local = duplicate.play(30, lineup, rules, seed=7, chunk=10, iterations=60, workers=2)
+    assert np.array_equal(on_ray.points, local.points)
+    assert sorted(np.diff([0, *seen]).tolist()) == [2, 7, 7, 7, 7] and seen[-1] == 30
+    other = duplicate.play(30, lineup, rules, seed=8, chunk=10, iterations=60)
+    assert not np.array_equal(other.points, local.points)
+
+
+def test_duplicate_command_lines_with_ray(local_ray: Any) -> None:
+    def run(*args: str) -> dict[str, Any]:
+        result = CliRunner().invoke(cli.main, [*args, "--json"])
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        del data["seconds"]
+        return data
+
+    sim_args = ["sim", "--duplicate", "--games", "40", "--seats", "standard,beginner,random"]
+    assert run(*sim_args, "--ray", "--chunk", "9") == run(*sim_args, "--workers", "2")
+    susun = ["tournament", "--duplicate", "--tables", "300", "--strategies", "ev,naive"]
+    on_ray = run(*susun, "--ray", "--chunk", "70")
+    assert on_ray == run(*susun) and on_ray["deals"] == 300
+    assert on_ray["difference"]["a"] == "ev"
 
 
 def test_command_line_ray_option_takes_an_address(

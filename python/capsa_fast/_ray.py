@@ -62,11 +62,13 @@ def run_chunks(
     threads: int = 1,
     progress: Progress | None = None,
     units: Callable[[A], int] | None = None,
+    on_result: Callable[[int, R], None] | None = None,
 ) -> list[R]:
     """``[fn(c) for c in chunks]``, computed in parallel: on ``threads`` local threads (the
     chunk functions release the GIL in C++), or as Ray tasks when ``ray_address`` is given
-    (:func:`connect` joins or starts the cluster). ``progress(done, total, seconds)`` is
-    called as chunks finish, counting ``units(chunk)`` per chunk (default 1)."""
+    (:func:`connect` joins or starts the cluster). As each chunk finishes (in chunk order
+    locally, in any order on Ray), ``on_result(index, result)`` is called, then
+    ``progress(done, total, seconds)`` counting ``units(chunk)`` per chunk (default 1)."""
     weight = units or (lambda _c: 1)
     total = sum(weight(c) for c in chunks)
     t0 = time.perf_counter()
@@ -76,6 +78,8 @@ def run_chunks(
         with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
             for i, result in enumerate(pool.map(fn, chunks)):
                 results[i] = result
+                if on_result is not None:
+                    on_result(i, result)
                 done += weight(chunks[i])
                 if progress is not None:
                     progress(done, total, time.perf_counter() - t0)
@@ -93,6 +97,8 @@ def run_chunks(
             for ref in ready:
                 i = index[ref]
                 results[i] = ray.get(ref)
+                if on_result is not None:
+                    on_result(i, results[i])
                 done += weight(chunks[i])
                 if progress is not None:
                     progress(done, total, time.perf_counter() - t0)

@@ -18,14 +18,13 @@ import math
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .. import _core
+from .. import _core, _ray
 from .game import BOT_LEVELS, MASTER_ITERATIONS
 from .rules import Rules, resolve
 
@@ -96,13 +95,16 @@ def play(
     time_ms: float = 0.0,
     threads: int = 1,
     progress: Callable[[DuplicateResult, int], None] | None = None,
+    ray: str | None = None,
 ) -> DuplicateResult:
     """Play ``deals`` duplicate deals (each ``len(lineup)`` rounds) in C++.
 
     ``iterations``, ``time_ms`` and ``threads`` are the master's budget. Deals are split
-    into chunks of ``chunk`` shared by ``workers`` threads (0: one per core); results do
-    not depend on either. ``progress(so_far, total)`` follows each chunk with the deals done
-    so far (chunks finish in order)."""
+    into chunks of ``chunk`` shared by ``workers`` threads (0: one per core), or run as Ray
+    tasks when ``ray`` is given (``"local"`` or a cluster address, see
+    :mod:`capsa_fast._ray`); deal d depends only on (``seed``, d), so the results do not
+    depend on any of these. ``progress(so_far, total)`` follows each chunk with the deals
+    done so far (in deal order locally; on Ray, the chunks finished so far in any order)."""
     lineup = tuple(lineup)
     if not 2 <= len(lineup) <= 4:
         raise ValueError(f"seats: 2 to 4 bot levels, got {len(lineup)}")
@@ -118,25 +120,46 @@ def play(
     workers = workers or (os.cpu_count() or 1)
     if workers < 1:
         raise ValueError(f"workers must be >= 1 (0 for one per core), got {workers}")
-    game_rules = resolve(rules).game_core
+    resolved = resolve(rules)
+    rules_arg: Any = resolved if ray is None else resolved.to_dict()
     players = len(lineup)
     points = np.zeros((deals, players), dtype=np.int32)
-
-    def run(first: int) -> int:
-        count = min(chunk, deals - first)
-        points[first : first + count] = _core.banting_simulate_duplicate(
-            game_rules, players, list(lineup), seed, first, count, iterations, time_ms, threads
-        )
-        return count
-
+    finished = np.zeros(deals, dtype=bool)
+    chunks = [
+        (rules_arg, lineup, seed, first, min(chunk, deals - first), iterations, time_ms, threads)
+        for first in range(0, deals, chunk)
+    ]
     t0 = time.perf_counter()
-    done = 0
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for count in pool.map(run, range(0, deals, chunk)):
-            done += count
-            if progress is not None:
-                progress(DuplicateResult(lineup, points[:done], time.perf_counter() - t0), deals)
+
+    def store(i: int, part: npt.NDArray[np.int32]) -> None:
+        first, count = chunks[i][3], chunks[i][4]
+        points[first : first + count] = part
+        finished[first : first + count] = True
+        if progress is not None:
+            so_far = DuplicateResult(lineup, points[finished], time.perf_counter() - t0)
+            progress(so_far, deals)
+
+    _ray.run_chunks(
+        _deals,
+        chunks,
+        ray_address=ray,
+        threads=workers,
+        units=lambda c: c[4],
+        on_result=store,
+    )
     return DuplicateResult(lineup, points, time.perf_counter() - t0)
+
+
+def _deals(chunk: tuple[Any, ...]) -> npt.NDArray[np.int32]:
+    """Deals first .. first + count - 1 of a run: [count, entries] points."""
+    rules_arg, lineup, seed, first, count, iterations, time_ms, threads = chunk
+    game_rules = resolve(rules_arg).game_core
+    return np.asarray(
+        _core.banting_simulate_duplicate(
+            game_rules, len(lineup), list(lineup), seed, first, count, iterations, time_ms, threads
+        ),
+        dtype=np.int32,
+    )
 
 
 def report(result: DuplicateResult, rules: Rules) -> str:

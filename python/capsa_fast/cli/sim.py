@@ -122,8 +122,6 @@ def command(
         levels = [s.strip() for s in seats.split(",")]
         if workers is not None and workers < 0:
             raise ValueError(f"--workers must be >= 0 (0 for one per core), got {workers}")
-        if duplicate and ray is not None:
-            raise ValueError("--duplicate runs on this machine: leave out --ray")
         connect_ray(ray, cpus=workers or None)
         if duplicate:
             _duplicate(
@@ -138,6 +136,7 @@ def command(
                 threads,
                 progress_file,
                 as_json,
+                ray,
             )
             return
         with progress(games, "rounds") as advance:
@@ -179,6 +178,7 @@ def _duplicate(
     threads: int,
     progress_file: str | None,
     as_json: bool,
+    ray: str | None = None,
 ) -> None:
     """``sim --duplicate``: play, then print the table (or JSON)."""
     if iterations < 1 or time_ms < 0 or threads < 1:
@@ -208,6 +208,7 @@ def _duplicate(
                 time_ms=time_ms,
                 threads=threads,
                 progress=step,
+                ray=ray,
             )
         if log is not None:
             log.write(dup.report(result, rules) + "\n")

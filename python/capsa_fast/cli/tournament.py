@@ -79,8 +79,6 @@ def command(
     if tables < 1 or chunk < 1:
         raise click.UsageError("--tables and --chunk must be at least 1")
     rules = Rules.preset(preset)
-    if duplicate and ray is not None:
-        raise click.UsageError("--duplicate runs on this machine: leave out --ray")
     connect_ray(ray)
     if duplicate:
         try:
@@ -88,7 +86,17 @@ def command(
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
         _duplicate(
-            tables, players, preset, lineup_seats, rules, seed, threads, chunk, deep_hands, as_json
+            tables,
+            players,
+            preset,
+            lineup_seats,
+            rules,
+            seed,
+            threads,
+            chunk,
+            deep_hands,
+            as_json,
+            ray,
         )
         return
     started = time.perf_counter()
@@ -151,6 +159,7 @@ def _duplicate(
     chunk: int,
     deep_hands: int,
     as_json: bool,
+    ray: str | None = None,
 ) -> None:
     """``tournament --duplicate``: each deal once per seat rotation."""
     started = time.perf_counter()
@@ -164,6 +173,7 @@ def _duplicate(
             threads,
             advance,
             chunk,
+            ray,
             duplicate=True,
             deep_hands=deep_hands,
         )
