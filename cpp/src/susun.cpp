@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "capsa_fast/poker_hand.hpp"
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #endif
@@ -83,21 +85,25 @@ struct SubsetTables {
 };
 
 // Per strength: the rank whose highest suit breaks ties, the key before that suit
-// (group_strength * 4), and whether it is a flush.
+// (group_strength * 4), and whether it is a flush; the three together in `key`, so that
+// building a hand's tables reads one word per subset.
 struct TiebreakInfo {
-  std::array<std::int8_t, poker::kMaxStrength + 1> rank{};
+  struct Key {
+    RowKey base;
+    std::int8_t rank;
+    bool flush;
+  };
+  std::array<Key, poker::kMaxStrength + 1> key{};
   std::array<std::uint8_t, poker::kMaxStrength + 1> category{};
-  std::array<RowKey, poker::kMaxStrength + 1> base{};
-  std::array<bool, poker::kMaxStrength + 1> flush{};
   int flush_first = 0, flush_span = 0;
   TiebreakInfo() {
     for (int st = 1; st <= poker::kMaxStrength; ++st) {
       const auto s = static_cast<poker::Strength>(st);
       const poker::Description d = poker::describe(s);
-      rank[static_cast<std::size_t>(st)] = static_cast<std::int8_t>(d.ranks[0]);
+      key[static_cast<std::size_t>(st)] = {static_cast<RowKey>(group_strength(s) * 4),
+                                           static_cast<std::int8_t>(d.ranks[0]),
+                                           d.category == poker::Category::kFlush};
       category[static_cast<std::size_t>(st)] = static_cast<std::uint8_t>(d.category);
-      base[static_cast<std::size_t>(st)] = static_cast<RowKey>(group_strength(s) * 4);
-      flush[static_cast<std::size_t>(st)] = d.category == poker::Category::kFlush;
     }
     flush_first = poker::category_start(static_cast<int>(poker::Category::kFlush));
     flush_span = poker::category_start(static_cast<int>(poker::Category::kFlush) + 1) - flush_first;
@@ -111,13 +117,14 @@ constexpr int kSuitPosition[4] = {1, 0, 2, 3};  // d < c < h < s, by suit id
 // rank's positions is that rank's highest suit.
 inline RowKey tiebreak_key(poker::Strength st, unsigned subset, const int* suit_position,
                            const unsigned* rank_positions) {
-  if (kTiebreak.flush[st]) {
+  const TiebreakInfo::Key info = kTiebreak.key[st];
+  if (info.flush) {
     const int suit = suit_position[__builtin_ctz(subset)];
     return static_cast<RowKey>(kTiebreak.flush_first * 4 + suit * kTiebreak.flush_span +
                                (st - kTiebreak.flush_first));
   }
-  const unsigned group = subset & rank_positions[kTiebreak.rank[st]];
-  return static_cast<RowKey>(kTiebreak.base[st] + suit_position[31 - __builtin_clz(group)]);
+  const unsigned group = subset & rank_positions[info.rank];
+  return static_cast<RowKey>(info.base + suit_position[31 - __builtin_clz(group)]);
 }
 
 // The hand sorted by rank, then Susun suit order (the search's working order), and where
@@ -151,26 +158,34 @@ void build_tables(const int* cards13, const Rules& rules, bool with_units, Subse
   auto key_of = [&](poker::Strength st, unsigned subset) {
     return tb ? tiebreak_key(st, subset, suit_position, rank_positions) : static_cast<RowKey>(st * 4);
   };
+  // The cards are summed as the loops nest (poker::Hand), so each five costs one card
+  // added and one evaluation, inline.
   std::size_t n3 = 0, n5 = 0;
-  for (int a = 0; a < 13; ++a)
-    for (int b = a + 1; b < 13; ++b)
+  for (int a = 0; a < 13; ++a) {
+    const poker::Hand ha = poker::Hand() + cards13[a];
+    for (int b = a + 1; b < 13; ++b) {
+      const poker::Hand hab = ha + cards13[b];
       for (int c = b + 1; c < 13; ++c) {
+        const poker::Hand habc = hab + cards13[c];
         const unsigned m3 = 1u << a | 1u << b | 1u << c;
-        const poker::Strength s3 = poker::evaluate3(cards13[a], cards13[b], cards13[c]);
+        const poker::Strength s3 = habc.evaluate();
         t.key3[n3] = key_of(s3, m3);
         t.strength3[n3] = s3;
         if (with_units) t.units3[n3] = u3[t.key3[n3]];
         ++n3;
-        for (int d = c + 1; d < 13; ++d)
+        for (int d = c + 1; d < 13; ++d) {
+          const poker::Hand habcd = habc + cards13[d];
           for (int e = d + 1; e < 13; ++e) {
-            const poker::Strength s5 =
-                poker::evaluate5(cards13[a], cards13[b], cards13[c], cards13[d], cards13[e]);
+            const poker::Strength s5 = (habcd + cards13[e]).evaluate();
             t.key5[n5] = key_of(s5, m3 | 1u << d | 1u << e);
             t.strength5[n5] = s5;
             if (with_units) t.units5[n5] = u5[t.key5[n5]];
             ++n5;
           }
+        }
       }
+    }
+  }
 }
 
 Split split_of(unsigned top, unsigned middle, unsigned bottom) {
@@ -213,20 +228,26 @@ class TopK {
 
 // For one top row's 128 (padded) splits: bit j of the result is set when split j is valid
 // (both fives at least as strong as the top row) and may be worth `need`. Each five has a
-// word: its row key in the high 16 bits and, in the low 16, its better value in either
-// position rounded up to a fixed-point grid, so the sum of a split's two words' low
-// halves bounds the split's value from above. Indexed by five number, with a sentinel at
-// kNumFives (key 0: never valid). The AVX2 version gathers eight splits at a time; the
-// scalar one is the reference and the fallback. Callers compute the exact value of the
-// few splits marked.
+// word: its row key in bits 16..30, its value as the middle row in bits 8..15 and as the
+// bottom row in bits 0..7, each rounded up to a fixed-point grid. The split's weaker five
+// (by key; the first on a tie) is its middle row, so the middle value of one word plus the
+// bottom value of the other bounds the split's value from above, within two grid steps.
+// Indexed by five number, with a sentinel at kNumFives (key 0: never valid). The vector
+// versions do 8 or 16 splits a step; the scalar one is the reference and the fallback.
+// Callers compute the exact value of the few splits marked.
+inline std::int32_t split_grid_value(std::uint32_t wx, std::uint32_t wy) {
+  const bool x_middle = (wx >> 16) <= (wy >> 16);
+  const std::uint32_t middle = x_middle ? wx : wy, bottom = x_middle ? wy : wx;
+  return static_cast<std::int32_t>(((middle >> 8) & 0xFF) + (bottom & 0xFF));
+}
+
 void scan_scalar(const std::uint32_t* pairs, const std::uint32_t* word5, std::int32_t kt,
                  std::int32_t need, std::uint64_t* bits) {
   bits[0] = bits[1] = 0;
   for (std::size_t j = 0; j < 128; ++j) {
     const std::uint32_t wx = word5[pairs[j] & 0xFFFF], wy = word5[pairs[j] >> 16];
     const auto kx = static_cast<std::int32_t>(wx >> 16), ky = static_cast<std::int32_t>(wy >> 16);
-    const auto value = static_cast<std::int32_t>((wx & 0xFFFF) + (wy & 0xFFFF));
-    const bool hit = std::min(kx, ky) >= kt && value >= need;
+    const bool hit = std::min(kx, ky) >= kt && split_grid_value(wx, wy) >= need;
     bits[j >> 6] |= static_cast<std::uint64_t>(hit) << (j & 63);
   }
 }
@@ -237,6 +258,7 @@ __attribute__((target("avx2"))) void scan_avx2(const std::uint32_t* pairs,
                                                 std::int32_t need, std::uint64_t* bits) {
   const auto* words = reinterpret_cast<const int*>(word5);
   const __m256i low16 = _mm256_set1_epi32(0xFFFF);
+  const __m256i low8 = _mm256_set1_epi32(0xFF);
   const __m256i below_kt = _mm256_set1_epi32(kt - 1);
   const __m256i below_need = _mm256_set1_epi32(need - 1);
   bits[0] = bits[1] = 0;
@@ -244,23 +266,50 @@ __attribute__((target("avx2"))) void scan_avx2(const std::uint32_t* pairs,
     const __m256i p = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pairs + 8 * b));
     const __m256i wx = _mm256_i32gather_epi32(words, _mm256_and_si256(p, low16), 4);
     const __m256i wy = _mm256_i32gather_epi32(words, _mm256_srli_epi32(p, 16), 4);
-    const __m256i keys = _mm256_min_epi32(_mm256_srli_epi32(wx, 16), _mm256_srli_epi32(wy, 16));
-    const __m256i value = _mm256_add_epi32(_mm256_and_si256(wx, low16), _mm256_and_si256(wy, low16));
-    const __m256i hit = _mm256_and_si256(_mm256_cmpgt_epi32(keys, below_kt),
+    const __m256i kx = _mm256_srli_epi32(wx, 16), ky = _mm256_srli_epi32(wy, 16);
+    // y is the middle row where its key is below x's: take the words the other way round.
+    const __m256i y_middle = _mm256_cmpgt_epi32(kx, ky);
+    const __m256i middle = _mm256_blendv_epi8(wx, wy, y_middle);
+    const __m256i bottom = _mm256_blendv_epi8(wy, wx, y_middle);
+    const __m256i value = _mm256_add_epi32(_mm256_and_si256(_mm256_srli_epi32(middle, 8), low8),
+                                           _mm256_and_si256(bottom, low8));
+    const __m256i hit = _mm256_and_si256(_mm256_cmpgt_epi32(_mm256_min_epi32(kx, ky), below_kt),
                                          _mm256_cmpgt_epi32(value, below_need));
     bits[b >> 3] |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(hit)))) << (8 * (b & 7));
   }
 }
-#endif
 
-void scan_splits(const std::uint32_t* pairs, const std::uint32_t* word5, std::int32_t kt,
-                 std::int32_t need, std::uint64_t* bits) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx2) return scan_avx2(pairs, word5, kt, need, bits);
-#endif
-  scan_scalar(pairs, word5, kt, need, bits);
+// Sixteen splits a step, the comparisons straight into mask registers. (GCC 12 warns about
+// its own AVX-512 headers' _mm512_undefined_* idiom once inlined: not this code's values.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+__attribute__((target("avx512f,avx512bw"))) void scan_avx512(const std::uint32_t* pairs,
+                                                              const std::uint32_t* word5,
+                                                              std::int32_t kt, std::int32_t need,
+                                                              std::uint64_t* bits) {
+  const __m512i low16 = _mm512_set1_epi32(0xFFFF);
+  const __m512i low8 = _mm512_set1_epi32(0xFF);
+  const __m512i kt_v = _mm512_set1_epi32(kt);
+  const __m512i need_v = _mm512_set1_epi32(need);
+  bits[0] = bits[1] = 0;
+  for (std::size_t b = 0; b < 8; ++b) {
+    const __m512i p = _mm512_loadu_si512(pairs + 16 * b);
+    const __m512i wx = _mm512_i32gather_epi32(_mm512_and_si512(p, low16), word5, 4);
+    const __m512i wy = _mm512_i32gather_epi32(_mm512_srli_epi32(p, 16), word5, 4);
+    const __m512i kx = _mm512_srli_epi32(wx, 16), ky = _mm512_srli_epi32(wy, 16);
+    const __mmask16 y_middle = _mm512_cmpgt_epi32_mask(kx, ky);
+    const __m512i middle = _mm512_mask_blend_epi32(y_middle, wx, wy);
+    const __m512i bottom = _mm512_mask_blend_epi32(y_middle, wy, wx);
+    const __m512i value = _mm512_add_epi32(_mm512_and_si512(_mm512_srli_epi32(middle, 8), low8),
+                                           _mm512_and_si512(bottom, low8));
+    const __mmask16 valid = _mm512_cmpge_epi32_mask(_mm512_min_epi32(kx, ky), kt_v);
+    const __mmask16 hit = _mm512_mask_cmpge_epi32_mask(valid, value, need_v);
+    bits[b >> 2] |= static_cast<std::uint64_t>(hit) << (16 * (b & 3));
+  }
 }
+#pragma GCC diagnostic pop
+#endif
 
 // How many of a top row's splits are valid, counting a split whose fives tie twice (both
 // ways round are valid then). Same layout as SplitScan, keys only.
@@ -292,10 +341,35 @@ __attribute__((target("avx2"))) int count_avx2(const std::uint32_t* pairs,
 }
 #endif
 
+ScanPath best_scan_path() noexcept {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) return ScanPath::kAvx512;
+  if (__builtin_cpu_supports("avx2")) return ScanPath::kAvx2;
+#endif
+  return ScanPath::kPortable;
+}
+
+ScanPath& current_scan_path() noexcept {
+  static ScanPath path = best_scan_path();
+  return path;
+}
+
+void scan_splits(const std::uint32_t* pairs, const std::uint32_t* word5, std::int32_t kt,
+                 std::int32_t need, std::uint64_t* bits) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  switch (current_scan_path()) {
+    case ScanPath::kAvx512: return scan_avx512(pairs, word5, kt, need, bits);
+    case ScanPath::kAvx2: return scan_avx2(pairs, word5, kt, need, bits);
+    default: break;
+  }
+#endif
+  scan_scalar(pairs, word5, kt, need, bits);
+}
+
+// AVX-512 brings nothing to this short count: it takes the AVX2 kernel.
 int count_splits(const std::uint32_t* pairs, const std::int32_t* key5, std::int32_t kt) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx2) return count_avx2(pairs, key5, kt);
+  if (current_scan_path() != ScanPath::kPortable) return count_avx2(pairs, key5, kt);
 #endif
   return count_scalar(pairs, key5, kt);
 }
@@ -311,6 +385,24 @@ float keep_best(Candidate* c, std::size_t n, std::size_t keep) {
 }
 
 }  // namespace
+
+bool scan_path_supported(ScanPath p) noexcept {
+  switch (p) {
+    case ScanPath::kAuto:
+    case ScanPath::kPortable: return true;
+    case ScanPath::kAvx2: return best_scan_path() != ScanPath::kPortable;
+    case ScanPath::kAvx512: return best_scan_path() == ScanPath::kAvx512;
+  }
+  return false;
+}
+
+bool force_scan_path(ScanPath p) noexcept {
+  if (!scan_path_supported(p)) return false;
+  current_scan_path() = p == ScanPath::kAuto ? best_scan_path() : p;
+  return true;
+}
+
+ScanPath scan_path() noexcept { return current_scan_path(); }
 
 std::uint32_t percentile_units(RowKey key, int n, bool suit_tiebreak) noexcept {
   if (n == 3) return (suit_tiebreak ? tables::kUnits3Tiebreak : tables::kUnits3Plain)[key];
@@ -452,19 +544,23 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
       high = std::max(high, std::max(lin_mid[i], lin_bot[i]));
     }
     lin_mid[kNumFives] = lin_bot[kNumFives] = 0;
-    // The scan's words: key << 16 | value on a grid of 60,000 steps, rounded up.
-    const double scale = 60000.0 / std::max(static_cast<double>(high - low), 1e-6);
+    // The scan's words: key << 16 | middle value << 8 | bottom value, the values on a grid
+    // of 254 steps from `low` to `high`, rounded up (truncated, plus one step: no call to
+    // ceil, and a float sum that rounds up cannot pass the bound).
+    const float scale = 254.0f / std::max(high - low, 1e-6f);
     std::array<std::uint32_t, kNumFives + 1> word5;
     for (std::size_t i = 0; i < kNumFives; ++i) {
-      const double v = std::ceil((std::max(lin_mid[i], lin_bot[i]) - low) * scale);
-      word5[i] = static_cast<std::uint32_t>(t.key5[i]) << 16 |
-                 static_cast<std::uint32_t>(std::clamp(v, 0.0, 65535.0));
+      const auto gm = static_cast<std::uint32_t>((lin_mid[i] - low) * scale) + 1;
+      const auto gb = static_cast<std::uint32_t>((lin_bot[i] - low) * scale) + 1;
+      word5[i] = static_cast<std::uint32_t>(t.key5[i]) << 16 | std::min(gm, 255u) << 8 |
+                 std::min(gb, 255u);
     }
     word5[kNumFives] = 0;
     // The grid value a split's two words must reach to be worth `need` (rounded down).
     auto grid_need = [&](float need) {
-      const double g = std::floor((static_cast<double>(need) - 2.0 * low) * scale);
-      return static_cast<std::int32_t>(std::clamp(g, -1e9, 1e9));
+      const double g = (static_cast<double>(need) - 2.0 * static_cast<double>(low)) * scale;
+      if (!(g > -1.0)) return std::int32_t{-1};  // any split (and the floor's -inf)
+      return static_cast<std::int32_t>(std::min(g, 1e6));  // >= 0 here: truncation floors
     };
     // The 32 best top rows first, best first, so the floor rises early; the rest in any
     // order (fully sorting all 286 costs more than it saves).

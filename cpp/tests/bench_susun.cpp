@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "capsa_fast/susun.hpp"
@@ -78,7 +79,20 @@ double median_us(const std::vector<std::vector<int>>& hands, F&& f) {
 
 }  // namespace
 
-int main() {
+// Optional argument: the scan path to force (portable, avx2, avx512); default the best.
+int main(int argc, char** argv) {
+  if (argc > 1) {
+    const std::string want = argv[1];
+    const ScanPath p = want == "portable" ? ScanPath::kPortable
+                       : want == "avx2"   ? ScanPath::kAvx2
+                       : want == "avx512" ? ScanPath::kAvx512
+                                          : ScanPath::kAuto;
+    if (!force_scan_path(p)) {
+      std::fprintf(stderr, "scan path %s: not supported by this CPU\n", argv[1]);
+      return 2;
+    }
+  }
+  std::printf("scan path: %d (1 portable, 2 avx2, 3 avx512)\n", static_cast<int>(scan_path()));
   const auto hands = random_hands(5000, 7);
   for (const bool tiebreak : {true, false}) {
     Rules rules;

@@ -2,6 +2,7 @@
 // 72,072 splits, percentile tables, and the scoring rules.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <numeric>
 #include <random>
@@ -274,6 +275,69 @@ int main() {
         CHECK(slow[i].split.top == fast[i].split.top && slow[i].split.middle == fast[i].split.middle);
       }
     }
+  }
+
+  // Every scan path the CPU has gives the portable path's counts and arrangements (ev with
+  // and without a prepared model, percentile), hand for hand.
+  {
+    Rules ev_rules = tiebreak;
+    ev_rules.bonus[kTop][static_cast<std::size_t>(poker::Category::kThreeOfAKind)] = 5;
+    EvModel model = simulated_model(ev_rules, short_run ? 300 : 3000);
+    EvModel prepared = model;
+    prepared.prepare(ev_rules);
+    const ScanPath chosen = scan_path();
+    CHECK(chosen != ScanPath::kAuto && scan_path_supported(chosen));
+    CHECK(scan_path_supported(ScanPath::kPortable));
+    struct Result {
+      int valid[2];
+      std::vector<Arrangement> ev, ev_prepared, percentile;
+    };
+    const int n = short_run ? 40 : 400;
+    std::vector<std::vector<int>> dealt;
+    for (int h = 0; h < n; ++h) {
+      std::shuffle(deck.begin(), deck.end(), rng);
+      dealt.emplace_back(deck.begin(), deck.begin() + 13);
+    }
+    auto run = [&](ScanPath p) {
+      CHECK(force_scan_path(p));
+      CHECK(scan_path() == p);
+      std::vector<Result> out;
+      for (const auto& hand : dealt) {
+        out.push_back({{count_valid(hand.data(), tiebreak), count_valid(hand.data(), plain)},
+                       arrange(hand.data(), ev_rules, Strategy::kEv, 5, &model),
+                       arrange(hand.data(), ev_rules, Strategy::kEv, 5, &prepared),
+                       arrange(hand.data(), tiebreak, Strategy::kPercentile, 3, nullptr)});
+      }
+      return out;
+    };
+    auto same = [](const std::vector<Arrangement>& a, const std::vector<Arrangement>& b) {
+      if (a.size() != b.size()) return false;
+      for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].score != b[i].score || a[i].split.top != b[i].split.top ||
+            a[i].split.middle != b[i].split.middle || a[i].split.bottom != b[i].split.bottom)
+          return false;
+      return true;
+    };
+    const std::vector<Result> reference = run(ScanPath::kPortable);
+    int paths = 0;
+    for (const ScanPath p : {ScanPath::kAvx2, ScanPath::kAvx512}) {
+      if (!scan_path_supported(p)) {
+        CHECK(!force_scan_path(p) && scan_path() == ScanPath::kPortable);
+        continue;
+      }
+      ++paths;
+      const std::vector<Result> got = run(p);
+      for (std::size_t h = 0; h < got.size(); ++h) {
+        CHECK_EQ(got[h].valid[0], reference[h].valid[0]);
+        CHECK_EQ(got[h].valid[1], reference[h].valid[1]);
+        CHECK(same(got[h].ev, reference[h].ev));
+        CHECK(same(got[h].ev_prepared, reference[h].ev_prepared));
+        CHECK(same(got[h].percentile, reference[h].percentile));
+      }
+    }
+    std::printf("scan paths checked against the portable one: %d (in use: %d)\n", paths,
+                static_cast<int>(chosen));
+    CHECK(force_scan_path(ScanPath::kAuto) && scan_path() == chosen);
   }
 
   // The suit tiebreak's order and the percentile tables against a reference written from

@@ -135,6 +135,16 @@ struct Arrangement {
 // The number of non-fouled splits among the 72,072. Contract: 13 distinct ids.
 int count_valid(const int* cards13, const Rules& rules) noexcept;
 
+// The split scans of count_valid and arrange run on the best instruction set the CPU has
+// (chosen at the first call): AVX-512 (F, BW), AVX2, or portable code, the reference.
+// Every path gives the same results; tests force each one in turn.
+enum class ScanPath { kAuto, kPortable, kAvx2, kAvx512 };
+bool scan_path_supported(ScanPath p) noexcept;
+// The path in use after `p` is forced (kAuto: the best supported); false, changing
+// nothing, when the CPU cannot run `p`. Not for use while other threads arrange.
+bool force_scan_path(ScanPath p) noexcept;
+ScanPath scan_path() noexcept;
+
 // The best `k` non-fouled arrangements under `strategy`, best first (fewer if fewer
 // exist; a hand with none returns its best fouled split with fouled = true).
 std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strategy strategy,
