@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from capsa_fast import banting
-from capsa_fast.banting.rules import BOOLEANS, CHOICES
+from capsa_fast.banting.rules import BOOLEANS, CHOICES, COMBO_KINDS
 from pydantic import (
     Field,
     RootModel,
@@ -28,18 +28,6 @@ MAX_COMBO_SIZE = 5
 DEFAULT_LEGAL_PLAYS_LIMIT = 1000
 MAX_LEGAL_PLAYS_LIMIT = 20_000
 PASS = "pass"
-
-# Combo kinds, weakest to strongest among five-card hands (sizes never compare otherwise).
-COMBO_KINDS = (
-    "single",
-    "pair",
-    "triple",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-)
 
 # What each setting accepts, as the document states it (RULES.md 3.2). Shared by the request
 # object ``rules`` (descriptive only: Rules.from_dict decides) and the presets response.

@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from capsa_fast import banting
+from capsa_fast.banting.rules import COMBO_KINDS
 from pydantic import Field
 
-from api.banting_schemas import COMBO_KINDS, BantingSettings, Play, Rules, ScoreLine
+from api.banting_schemas import BantingSettings, Play, Rules, ScoreLine
 from api.schemas import Card, CardText, RequestModel, ResponseModel
 
 MIN_PLAYERS = 2

@@ -10,6 +10,7 @@ misreading of the oracle and the engine would still show up.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -673,3 +674,22 @@ def test_legal_play_counts_input_checks() -> None:
     assert list(banting.legal_play_counts(ok, rules=rules)) == [
         len(banting.legal_plays(parse(HAND), rules=rules))
     ]
+
+
+def test_combo_kinds_are_the_engine_kinds_in_order() -> None:
+    """banting.COMBO_KINDS (the HTTP schemas' enum and the RL observation's table kinds)
+    names exactly what classify returns, weakest five-card kind first."""
+    examples = [
+        "3d",
+        "3d 3c",
+        "3d 3c 3h",
+        "3d 4c 5h 6s 7d",
+        "3d 5d 7d 9d Jd",
+        "3d 3c 3h 4s 4d",
+        "3d 3c 3h 3s 4d",
+        "3d 4d 5d 6d 7d",
+    ]
+    kinds = [banting.classify(cards).kind for cards in examples]
+    assert tuple(kinds) == banting.COMBO_KINDS
+    fives = examples[3:]
+    assert all(banting.compare(a, b) < 0 for a, b in pairwise(fives))

@@ -29,7 +29,7 @@ from .game import (
     parse_code,
 )
 from .messages import LANGUAGES, Verdict, card_text, combo_label, verdict_message
-from .rules import DEFAULT_PRESET, PRESETS, RUNS, STRAIGHT_ORDERS, Rules, resolve
+from .rules import COMBO_KINDS, DEFAULT_PRESET, PRESETS, RUNS, STRAIGHT_ORDERS, Rules, resolve
 
 Combo = _core.BantingCombo
 
@@ -262,6 +262,7 @@ __all__ = [
     "BOT_LEVELS",
     "CODES",
     "CODE_ALPHABET",
+    "COMBO_KINDS",
     "DEFAULT_PRESET",
     "GAME_CODES",
     "LANGUAGES",

@@ -20,6 +20,18 @@ RANKS = "23456789TJQKA"
 RUNS: tuple[str, ...] = tuple("".join(RANKS[(s + i) % 13] for i in range(5)) for s in range(13))
 
 _TWO_TO_ACE = ["34567", "45678", "56789", "6789T", "789TJ", "89TJQ", "9TJQK", "TJQKA"]
+# The kinds a combo can be (Combo.kind), weakest to strongest among five-card hands (sizes
+# never compare otherwise). The HTTP schemas and the RL observation list them in this order.
+COMBO_KINDS: tuple[str, ...] = (
+    "single",
+    "pair",
+    "triple",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+)
 STRAIGHT_ORDERS: dict[str, list[str]] = {
     "two-high": [*_TWO_TO_ACE, "23456", "A2345"],
     "two-low": ["A2345", "23456", *_TWO_TO_ACE],

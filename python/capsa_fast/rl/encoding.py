@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from ..banting import ACTIONS, Game, action_index
+from ..banting import ACTIONS, COMBO_KINDS, Game, action_index
 
 NUM_ACTIONS: int = _core.BANTING_ENV_ACTIONS
 """1665: the 1,664 plays of :data:`capsa_fast.banting.ACTIONS`, then the pass."""
@@ -42,17 +42,7 @@ FLAGS: tuple[str, ...] = (
 )
 """The ``flags`` section: the next play opens the round (it must hold the lowest card); the
 2s are demoted now (``two_demotion`` after a four of a kind); then four rule settings."""
-TABLE_KINDS: tuple[str, ...] = (
-    "none",
-    "single",
-    "pair",
-    "triple",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-)
+TABLE_KINDS: tuple[str, ...] = ("none", *COMBO_KINDS)
 RANKS = "3456789TJQKA2"
 
 
