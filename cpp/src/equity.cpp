@@ -1115,6 +1115,34 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// Work the time limit allows, at about a nanosecond an evaluation per thread.
+double exact_budget(const Options& opt) {
+  double budget = opt.max_exact_work;
+  if (opt.time_limit > 0) budget = std::min(budget, opt.time_limit * 0.5e9 * opt.threads);
+  return budget;
+}
+
+// The exact route's costs: enumerating boards (given) and, when a plan of matchups fits,
+// listing the deals of the ranges (`plan`). A plan costs at least 50 evaluations a deal; a
+// bounded call (a time limit or a work cap, as servers make) lists at most 500,000 deals
+// (tens of MB), an unbounded one at most `unbounded_deals`. Forced (Method::kExact), the
+// cheaper cost must fit the work cap or this throws. Returns the matchups' cost (infinite
+// without a plan).
+double plan_exact(const Problem& pr, const Options& opt, double budget, double cost_boards,
+                  double unbounded_deals, MatchupPlan& plan) {
+  const bool forced = opt.method == Method::kExact;
+  const double inf = std::numeric_limits<double>::infinity();
+  const double listed = opt.time_limit > 0 || opt.exact_work_cap > 0 ? 5e5 : unbounded_deals;
+  const double cap_d = forced ? (opt.exact_work_cap > 0 ? std::min(listed, opt.exact_work_cap / 50) : listed)
+                              : std::min(listed, std::min(budget, cost_boards) / 50);
+  const double max_cost = forced ? (opt.exact_work_cap > 0 ? opt.exact_work_cap : inf)
+                                 : std::min(budget, cost_boards);
+  const bool planned = cap_d >= 1 && plan_matchups(pr, static_cast<std::uint64_t>(cap_d), plan, max_cost);
+  const double cost_matchups = planned ? plan.cost : inf;
+  if (forced) check_cap(opt, std::min(cost_boards, cost_matchups));
+  return cost_matchups;
+}
+
 }  // namespace
 
 Result equity(const std::vector<Range>& players, const std::vector<int>& board,
@@ -1123,27 +1151,15 @@ Result equity(const std::vector<Range>& players, const std::vector<int>& board,
   const Problem pr = make_problem(players, board, dead);
   Options opt = options;
   opt.threads = std::max(1, opt.threads);
-  // Work the time limit allows, at about a nanosecond an evaluation per thread.
-  double budget = opt.max_exact_work;
-  if (opt.time_limit > 0) budget = std::min(budget, opt.time_limit * 0.5e9 * opt.threads);
+  const double budget = exact_budget(opt);
 
   if (opt.method != Method::kMonteCarlo) {
     const bool forced = opt.method == Method::kExact;
     const double cost_boards = pr.n == 2 ? boards_cost(pr) : std::numeric_limits<double>::infinity();
     MatchupPlan plan;
-    // Deals to list at most: a plan costs at least 50 evaluations a deal. A bounded call
-    // (a time limit or a work cap, as servers make) lists at most 500,000 (tens of MB).
-    const double listed = opt.time_limit > 0 || opt.exact_work_cap > 0 ? 5e5 : 2e7;
-    const double cap_d = forced ? (opt.exact_work_cap > 0 ? std::min(listed, opt.exact_work_cap / 50) : listed)
-                                : std::min(listed, std::min(budget, cost_boards) / 50);
-    const double max_cost = forced ? (opt.exact_work_cap > 0 ? opt.exact_work_cap : std::numeric_limits<double>::infinity())
-                                   : std::min(budget, cost_boards);
-    const bool planned = cap_d >= 1 && plan_matchups(pr, static_cast<std::uint64_t>(cap_d), plan, max_cost);
-    const double cost_matchups = planned ? plan.cost : std::numeric_limits<double>::infinity();
-    const double best = std::min(cost_boards, cost_matchups);
-    if (forced) check_cap(opt, best);
-    if (forced || best <= budget) {
-      if (planned && cost_matchups <= cost_boards) return exact_matchups(pr, plan, opt.threads);
+    const double cost_matchups = plan_exact(pr, opt, budget, cost_boards, 2e7, plan);
+    if (forced || std::min(cost_boards, cost_matchups) <= budget) {
+      if (std::isfinite(cost_matchups) && cost_matchups <= cost_boards) return exact_matchups(pr, plan, opt.threads);
       if (pr.n == 2) return exact_boards(pr, opt.threads);
       throw std::invalid_argument("exact enumeration would list too many deals of the ranges; use Monte Carlo");
     }
@@ -1166,23 +1182,15 @@ TableResult equity_table(const Range& villain, const std::vector<int>& board,
   out.win = out.tie = out.weight = out.stderr_each = out.equity;
   std::vector<double> win(kNumCombos), tie(kNumCombos), z(kNumCombos);
 
-  double budget = opt.max_exact_work;
-  if (opt.time_limit > 0) budget = std::min(budget, opt.time_limit * 0.5e9 * opt.threads);
+  const double budget = exact_budget(opt);
   bool done = false;
   if (opt.method != Method::kMonteCarlo) {
     const bool forced = opt.method == Method::kExact;
     const double cost_boards = boards_cost(pr);
     MatchupPlan plan;
-    const double listed = opt.time_limit > 0 || opt.exact_work_cap > 0 ? 5e5 : 4e6;
-    const double cap_d = forced ? (opt.exact_work_cap > 0 ? std::min(listed, opt.exact_work_cap / 50) : listed)
-                                : std::min(listed, std::min(budget, cost_boards) / 50);
-    const double max_cost = forced ? (opt.exact_work_cap > 0 ? opt.exact_work_cap : std::numeric_limits<double>::infinity())
-                                   : std::min(budget, cost_boards);
-    const bool planned = cap_d >= 1 && plan_matchups(pr, static_cast<std::uint64_t>(cap_d), plan, max_cost);
-    const double cost_matchups = planned ? plan.cost : std::numeric_limits<double>::infinity();
-    if (forced) check_cap(opt, std::min(cost_boards, cost_matchups));
+    const double cost_matchups = plan_exact(pr, opt, budget, cost_boards, 4e6, plan);
     if (forced || std::min(cost_boards, cost_matchups) <= budget) {
-      if (planned && cost_matchups <= cost_boards) {
+      if (std::isfinite(cost_matchups) && cost_matchups <= cost_boards) {
         const std::vector<Tally> tallies = settle_plan(pr, plan, opt.threads);
         for (std::size_t i = 0; i < plan.unique_of.size(); ++i) {
           const Tally& t = tallies[plan.unique_of[i]];
