@@ -400,9 +400,10 @@ class GameStore:
             return None
         return os.getpid(), st.st_dev, st.st_ino
 
-    def _connection(self) -> sqlite3.Connection:
+    def _connection(self, timeout: float | None = None) -> sqlite3.Connection:
         """This thread's connection, reopened (with the schema made again) when the file was
-        deleted or replaced since, or the process forked."""
+        deleted or replaced since, or the process forked; making the schema waits at most
+        ``timeout`` seconds (default ``busy_timeout``)."""
         local = self._local
         identity = self._identity()
         conn: sqlite3.Connection | None = getattr(local, "conn", None)
@@ -414,7 +415,7 @@ class GameStore:
         if identity is None or (previous is not None and previous[1:] != identity[1:]):
             self._ready = False  # the file is gone, or is another one: make the schema again
         if not self._ready:
-            self._create_schema()
+            self._create_schema(self.busy_timeout if timeout is None else timeout)
         # Autocommit (isolation_level=None): every statement here is its own transaction.
         conn = sqlite3.connect(
             self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=True
@@ -437,8 +438,8 @@ class GameStore:
             conn.close()
 
     @contextlib.contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        conn = self._connection()
+    def _connect(self, timeout: float | None = None) -> Iterator[sqlite3.Connection]:
+        conn = self._connection(timeout)
         try:
             yield conn
         except sqlite3.Error:
@@ -452,14 +453,27 @@ class GameStore:
         if conn is not None:
             self._drop(conn, self._local.identity)
 
-    def _create_schema(self) -> None:
-        with self._ready_lock:
+    def _create_schema(self, timeout: float) -> None:
+        """Make or migrate the schema, waiting at most ``timeout`` seconds in all (for the
+        other threads of this process, then for another process's write lock)."""
+        deadline = time.monotonic() + timeout
+        if not self._ready_lock.acquire(timeout=timeout):
+            raise sqlite3.OperationalError("database is locked (another thread is opening it)")
+        try:
             if self._ready:
                 return
             folder = os.path.dirname(os.path.abspath(self.path))
             os.makedirs(folder, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
+            conn = sqlite3.connect(
+                self.path, timeout=max(0.0, deadline - time.monotonic()), isolation_level=None
+            )
             try:
+                # A store that is up to date needs no write, so no wait for another
+                # process's write lock (WAL lets this read past it).
+                current = conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+                if current and conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+                    self._ready = True
+                    return
                 conn.execute("PRAGMA journal_mode = WAL")  # stored in the file: set once
                 conn.execute("BEGIN IMMEDIATE")  # one process creates or migrates at a time
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -482,6 +496,8 @@ class GameStore:
             finally:
                 conn.close()
             self._ready = True
+        finally:
+            self._ready_lock.release()
 
     def _expires_at(self, record: SessionRecord) -> str:
         return now(self.finished_ttl if record.round_over else self.idle_ttl)
@@ -549,7 +565,7 @@ class GameStore:
     def purge_expired(self) -> int:
         """Delete every expired game; returns how many."""
         deleted = 0
-        with self._connect() as conn:
+        with self._connect(PROBE_TIMEOUT_SECONDS) as conn:
             for table in TABLES:
                 deleted += conn.execute(
                     f"DELETE FROM {table} WHERE expires_at <= ?", (now(),)
@@ -570,7 +586,7 @@ class GameStore:
         A rolled-back write never reaches the disk, so a full disk is read from the free
         space beside the file (:class:`StoreFull` below ``min_free_bytes``).
         """
-        with self._connect() as conn:
+        with self._connect(PROBE_TIMEOUT_SECONDS) as conn:
             for table in TABLES:
                 conn.execute(f"SELECT id FROM {table} LIMIT 1").fetchall()
             page = conn.execute("PRAGMA page_size").fetchone()[0]

@@ -213,11 +213,14 @@ class ServerSettings(_EnvSettings):
     graceful_timeout: PositiveInt = Field(
         30, description="Seconds in-flight requests get to finish on SIGTERM."
     )
+    # Fifty thousand, not fewer: each restart leaves one worker serving alone for a second
+    # or two (they restart one at a time). Mixed load with slow clients, 0 vs 10,000: 891
+    # and 937 vs 847 and 892 req/s, p99 about 8 ms higher (README, "Serving").
     max_requests: int = Field(
-        10_000, ge=0, description="Requests after which a worker is replaced (0: never)."
+        50_000, ge=0, description="Requests after which a worker is replaced (0: never)."
     )
     max_requests_jitter: int = Field(
-        1_000, ge=0, description="Up to this many more, at random per worker."
+        5_000, ge=0, description="Up to this many more, at random per worker."
     )
     backlog: PositiveInt = Field(2048, description="Listen backlog.")
     log_level: str = Field("info", description="gunicorn's log level.")

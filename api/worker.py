@@ -22,15 +22,48 @@ every connection that is not in the middle of a response, including one it has j
 whose request has not been read yet: that client would see the connection closed without an
 answer. A connection that has not had its first request yet, or is part-way through a
 request's headers, is instead given up to ``SHUTDOWN_GRACE_SECONDS`` to send it; the request
-is served with ``Connection: close``. Idle kept-alive connections are closed at once, as HTTP
-allows (clients reopen them).
+is served with ``Connection: close``. A kept-alive connection between two requests gets
+``KEEPALIVE_GRACE_SECONDS`` likewise: HTTP allows closing it at once, but a client that
+was just sending its next request would see the connection closed without an answer
+(most clients retry, some do not).
+
+Workers share one listening socket. An event loop left to itself accepts every connection
+that is waiting whenever it wakes (libuv accepts until the queue is empty), so a burst of
+clients opening kept-alive connections at once could all land on one worker, and stay there:
+measured with ``bench/load.py``, in three runs of four one worker served all the load while
+the other idled. The worker's loop (:func:`new_event_loop`) therefore takes connections
+from a shared socket one at a time (:class:`FairListener`), and a worker that already
+holds more connections than another worker (by more than one) leaves the next one to the
+others for a moment (:class:`ConnectionBoard`, counts in memory shared by the workers).
+Kept-alive connections move too: such a worker answers the next request on one of them with
+``Connection: close``, and the client's new connection goes to a less busy worker. Without
+that, the connections of a restarted worker all moved to the workers still running (its
+replacement was not up yet) and stayed there: one worker idled for the rest of the run.
+
+Balanced workers also reach ``max_requests`` at about the same time, and gunicorn starts a
+worker's replacement only once it has exited; two workers stopping together left nobody
+accepting for a second or two (seen: health probes waiting 1.4 s). So workers restart one
+at a time (:class:`RestartTurn`): a worker due for a restart first takes the server's
+restart turn, which only one worker holds at once, keeps serving for
+``RESTART_SETTLE_SECONDS`` (time for the previous one's replacement to come up), and only
+then stops; a worker that finds the turn taken keeps serving and asks again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
+import mmap
+import os
+import socket
+import sys
+import time
+from collections.abc import Callable
 from typing import Any, ClassVar
 
+import uvicorn
+from gunicorn.arbiter import Arbiter  # type: ignore[import-untyped]
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn_worker import UvicornWorker  # type: ignore[import-untyped]
 
@@ -39,6 +72,257 @@ from api.settings import ServerSettings
 LINGER_SECONDS = 2.0
 LINGER_BYTES = 64 * 1024 * 1024
 SHUTDOWN_GRACE_SECONDS = 2.0
+KEEPALIVE_GRACE_SECONDS = 0.5
+# After an accept fails for want of resources (file descriptors, memory), the worker stops
+# accepting for this long rather than spin on a socket that stays readable.
+ACCEPT_RETRY_SECONDS = 0.1
+_ACCEPT_AGAIN = (BlockingIOError, InterruptedError, ConnectionAbortedError)
+
+# How long a worker holding the restart turn keeps serving before it stops.
+RESTART_SETTLE_SECONDS = 1.0
+
+# uvicorn's own logger, so these lines go where its start and stop messages go.
+logger = logging.getLogger("uvicorn.error")
+
+
+class RestartTurn:
+    """The right to restart, held by one worker of a server at a time (see the module).
+
+    The turn is an abstract UNIX socket named after the gunicorn master: binding it succeeds
+    for one process only, and the kernel frees the name when that process exits. Abstract
+    names are Linux's; elsewhere every worker has the turn at once (gunicorn's own jitter is
+    all that spreads the restarts).
+    """
+
+    def __init__(self, master_pid: int, settle: float = RESTART_SETTLE_SECONDS) -> None:
+        self.name = f"\0capsa_fast-restart-{master_pid}"
+        self.settle = settle
+        self._sock: socket.socket | None = None
+        self._since = 0.0
+
+    def release(self) -> None:
+        """Give the turn back (a worker's exit does this by itself)."""
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+
+    def ready(self) -> bool:
+        """Take the turn if it is free; True once this worker has held it for ``settle``
+        seconds."""
+        if not sys.platform.startswith("linux"):
+            return True
+        if self._sock is None:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                sock.bind(self.name)
+            except OSError:  # another worker holds the turn
+                sock.close()
+                return False
+            self._sock = sock
+            self._since = time.monotonic()
+        return time.monotonic() - self._since >= self.settle
+
+
+class TurnTakingServer(uvicorn.Server):
+    """uvicorn's server, stopping after ``max_requests`` only with the restart turn."""
+
+    def __init__(self, config: uvicorn.Config, max_requests: int, turn: RestartTurn) -> None:
+        super().__init__(config)
+        self.max_requests = max_requests
+        self.turn = turn
+
+    async def on_tick(self, counter: int) -> bool:
+        if await super().on_tick(counter):
+            return True
+        served = self.server_state.total_requests
+        if served >= self.max_requests and self.turn.ready():
+            logger.info(
+                "worker %d served %d requests: restarting (one worker at a time)",
+                os.getpid(),
+                served,
+            )
+            return True
+        return False
+
+
+# A worker holding more connections than the least loaded one waits this long before it
+# accepts again (once: then it accepts whatever the others left).
+ACCEPT_DEFER_SECONDS = 0.002
+
+
+class ConnectionBoard:
+    """Each worker's open connections that have had an answer (a slow client that never
+    finishes its headers neither counts nor moves), in memory the master shares with the
+    workers it forks (made when this module is imported, which gunicorn does before
+    forking). A worker claims a slot when it starts (an abstract UNIX socket names the slot,
+    so a slot whose worker has exited, cleanly or not, is free again) and gives it back
+    (-1) when it stops accepting."""
+
+    SLOTS = 64
+
+    def __init__(self) -> None:
+        self._memory = mmap.mmap(-1, 8 * self.SLOTS)
+        self.counts = memoryview(self._memory).cast("q")
+        for i in range(self.SLOTS):
+            self.counts[i] = -1
+        self.slot = -1
+        self._claim: socket.socket | None = None
+
+    def claim(self, master_pid: int) -> bool:
+        """Take a free slot for this process (Linux only; elsewhere no balancing)."""
+        if not sys.platform.startswith("linux"):
+            return False
+        for i in range(self.SLOTS):
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                sock.bind(f"\0capsa_fast-slot-{master_pid}-{i}")
+            except OSError:
+                sock.close()
+                continue
+            self._claim, self.slot = sock, i
+            self.counts[i] = 0
+            return True
+        return False
+
+    def release(self) -> None:
+        if self.slot >= 0:
+            self.counts[self.slot] = -1
+            self.slot = -1
+        if self._claim is not None:
+            self._claim.close()
+            self._claim = None
+
+    def opened(self) -> None:
+        if self.slot >= 0:
+            self.counts[self.slot] += 1
+
+    def closed(self) -> None:
+        if self.slot >= 0 and self.counts[self.slot] > 0:
+            self.counts[self.slot] -= 1
+
+    def crowded(self, slack: int = 1) -> bool:
+        """True when this worker holds more than ``slack`` connections more than another."""
+        if self.slot < 0:
+            return False
+        mine = self.counts[self.slot]
+        return any(0 <= c < mine - slack for i, c in enumerate(self.counts) if i != self.slot)
+
+    def overloaded(self) -> bool:
+        """Crowded by a margin worth moving a kept-alive connection for (two, or a quarter
+        of this worker's connections): a little imbalance is left alone."""
+        return self.slot >= 0 and self.crowded(2 + self.counts[self.slot] // 4)
+
+
+BOARD = ConnectionBoard()
+
+
+class FairListener:
+    """What ``loop.create_server(sock=...)`` returns in a worker: the socket shared with the
+    other workers, accepted one connection per wake-up (see the module)."""
+
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        factory: Callable[[], asyncio.Protocol],
+        sock: socket.socket,
+    ) -> None:
+        self._loop = loop
+        self._factory = factory
+        self._sock = sock
+        self._tcp = sock.family in (socket.AF_INET, socket.AF_INET6)
+        self._serving = False
+        self._closed = asyncio.Event()
+        self._pending: set[asyncio.Task[Any]] = set()
+        self._deferred = False
+        sock.setblocking(False)
+        self._listen()
+
+    @property
+    def sockets(self) -> tuple[socket.socket, ...]:
+        return (self._sock,)
+
+    def is_serving(self) -> bool:
+        return self._serving
+
+    def close(self) -> None:
+        """Stop accepting (the socket itself belongs to gunicorn and stays open)."""
+        if self._serving:
+            self._loop.remove_reader(self._sock.fileno())
+        self._serving = False
+        self._closed.set()
+        BOARD.release()
+
+    async def wait_closed(self) -> None:
+        await self._closed.wait()
+        if self._pending:
+            await asyncio.gather(*self._pending, return_exceptions=True)
+
+    def _listen(self) -> None:
+        if not self._closed.is_set() and not self._serving:
+            self._serving = True
+            self._loop.add_reader(self._sock.fileno(), self._accept_one)
+
+    def _accept_one(self) -> None:
+        if not self._deferred and BOARD.crowded():
+            # Leave this connection to a less busy worker, unless none takes it meanwhile.
+            self._deferred = True
+            self._loop.remove_reader(self._sock.fileno())
+            self._serving = False
+            self._loop.call_later(ACCEPT_DEFER_SECONDS, self._listen)
+            return
+        self._deferred = False
+        try:
+            conn, _address = self._sock.accept()
+        except _ACCEPT_AGAIN:
+            return  # another worker took it, or the client gave up
+        except OSError as exc:
+            logger.warning("accept failed (%s); retrying in %.1f s", exc, ACCEPT_RETRY_SECONDS)
+            self._loop.remove_reader(self._sock.fileno())
+            self._serving = False
+            self._loop.call_later(ACCEPT_RETRY_SECONDS, self._listen)
+            return
+        conn.setblocking(False)
+        if self._tcp:
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        task = self._loop.create_task(self._connect(conn))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _connect(self, conn: socket.socket) -> None:
+        try:
+            await self._loop.connect_accepted_socket(self._factory, conn)
+        except OSError:
+            conn.close()
+
+
+class _FairServing:
+    """Mixed into the worker's event loop class: ``create_server`` on an already listening
+    socket (what uvicorn does with gunicorn's sockets) returns a :class:`FairListener`."""
+
+    async def create_server(self, protocol_factory: Any, *args: Any, **kwargs: Any) -> Any:
+        sock = kwargs.get("sock")
+        if sock is None or args or kwargs.get("ssl") is not None:
+            return await super().create_server(  # type: ignore[misc]
+                protocol_factory, *args, **kwargs
+            )
+        return FairListener(self, protocol_factory, sock)  # type: ignore[arg-type]
+
+
+@functools.cache
+def _loop_class() -> type[asyncio.AbstractEventLoop]:
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - uvloop is a server dependency off Windows
+        base: type[asyncio.AbstractEventLoop] = asyncio.SelectorEventLoop
+    else:
+        base = uvloop.Loop
+    return type("FairLoop", (_FairServing, base), {})
+
+
+def new_event_loop() -> asyncio.AbstractEventLoop:
+    """The workers' event loop (uvicorn's ``loop`` setting names it): uvloop when installed,
+    else asyncio's, with connections taken fairly from gunicorn's shared socket."""
+    return _loop_class()()
 
 
 class _LingeringTransport:
@@ -89,16 +373,21 @@ class GuardedProtocol(HttpToolsProtocol):
         """The worker is stopping: finish the request on its way, then close (see the
         module)."""
         self._stopping = True
-        waiting = self._served == 0 or self._header_bytes > 0
-        if self.cycle is None and waiting and not self.transport.is_closing():
+        if self._between_requests() and not self.transport.is_closing():
             self._disarm()
-            self.loop.call_later(SHUTDOWN_GRACE_SECONDS, self._close_if_idle)
+            fresh = self._served == 0 or self._header_bytes > 0
+            grace = SHUTDOWN_GRACE_SECONDS if fresh else KEEPALIVE_GRACE_SECONDS
+            self.loop.call_later(grace, self._close_if_idle)
             return
         super().shutdown()
 
+    def _between_requests(self) -> bool:
+        # The cycle of the last request stays in place until the next one starts.
+        return self.cycle is None or self.cycle.response_complete
+
     def _close_if_idle(self) -> None:
         # No request came: there is no answer to keep, so no need to linger.
-        if self.cycle is None and self._raw is not None:
+        if self._between_requests() and self._raw is not None:
             self._raw.close()
 
     def linger(self) -> None:
@@ -148,6 +437,8 @@ class GuardedProtocol(HttpToolsProtocol):
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._served:
+            BOARD.closed()
         self._disarm()
         if self._linger_timer is not None:
             self._linger_timer.cancel()
@@ -177,11 +468,16 @@ class GuardedProtocol(HttpToolsProtocol):
         self._disarm()
         self._in_headers = False
         super().on_headers_complete()
-        if self._stopping and self.cycle is not None:
+        # A stopping worker, or one holding more connections than another worker (a new
+        # worker after a restart starts with none), answers this request and closes: the
+        # client reconnects, and the connection lands on a less busy worker.
+        if self.cycle is not None and (self._stopping or BOARD.overloaded()):
             self.cycle.keep_alive = False
 
     def on_response_complete(self) -> None:
         self._served += 1
+        if self._served == 1:
+            BOARD.opened()
         super().on_response_complete()
         if not self.transport.is_closing():
             self._arm()  # the next request on this connection gets a fresh deadline
@@ -197,7 +493,7 @@ class Worker(UvicornWorker):
         GuardedProtocol.header_timeout = settings.header_timeout
         GuardedProtocol.max_header_bytes = settings.max_header_bytes
         type(self).CONFIG_KWARGS = {
-            "loop": "auto",
+            "loop": "api.worker:new_event_loop",
             "http": GuardedProtocol,
             "lifespan": "on",
             # The app logs each request itself (api.access_log), with a request id.
@@ -208,3 +504,14 @@ class Worker(UvicornWorker):
             "timeout_graceful_shutdown": settings.graceful_timeout,
         }
         super().__init__(*args, **kwargs)
+        # The restart after max_requests is TurnTakingServer's, not uvicorn's own.
+        self.config.limit_max_requests = None
+
+    async def _serve(self) -> None:
+        self.config.app = self.wsgi
+        server = TurnTakingServer(self.config, self.max_requests, RestartTurn(self.ppid))
+        BOARD.claim(self.ppid)
+        self._install_sigquit_handler()
+        await server.serve(sockets=self.sockets)
+        if not server.started:
+            sys.exit(Arbiter.WORKER_BOOT_ERROR)

@@ -8,8 +8,12 @@ then waits for the answer (with a socket timeout as the bound) is what a slowlor
 
 from __future__ import annotations
 
+import contextlib
 import http.client
+import itertools
 import json
+import os
+import re
 import socket
 import sqlite3
 import threading
@@ -326,12 +330,126 @@ def test_a_disk_without_room_fails_health(tmp_path: Path) -> None:
 # --- recycling ----------------------------------------------------------------------------
 
 
-def test_workers_are_recycled_after_their_requests(tmp_path: Path) -> None:
+def test_workers_are_recycled_one_at_a_time(tmp_path: Path) -> None:
+    """Workers restart after max_requests (plus jitter), never two at once: a worker due
+    for a restart waits for the restart turn, so each restart comes after the previous
+    restarting worker has exited. Every request is answered meanwhile."""
     with server(tmp_path, CAPSA_FAST_MAX_REQUESTS="20", CAPSA_FAST_MAX_REQUESTS_JITTER="5") as up:
-        for _ in range(120):
+        deadline = time.monotonic() + 60
+        while up.log.read_text().count("restarting (one worker at a time)") < 3:
+            assert time.monotonic() < deadline, "fewer than three restarts in 60 s"
             assert up.request("GET", "/v1/health")[0] == 200
         log = up.log.read_text()
-    booted = [line for line in log.splitlines() if "Booting worker" in line]
-    # Two workers at the start, and another once one had served 20 to 25 requests.
-    assert len(booted) >= 3, booted
-    assert "Maximum request limit" in log
+    events = []
+    for line in log.splitlines():
+        message = json.loads(line).get("message", "") if line.startswith("{") else ""
+        restarting = re.fullmatch(r"worker (\d+) served \d+ requests: restarting .*", message)
+        exiting = re.fullmatch(r"Worker exiting \(pid: (\d+)\)", message)
+        if restarting:
+            events.append(("restart", restarting.group(1)))
+        elif exiting:
+            events.append(("exit", exiting.group(1)))
+    restarts = [pid for kind, pid in events if kind == "restart"]
+    assert len(restarts) >= 3 and len(set(restarts)) == len(restarts), events
+    for first, second in itertools.pairwise(restarts):
+        between = events[events.index(("restart", first)) : events.index(("restart", second))]
+        assert ("exit", first) in between, events  # the previous one had gone
+
+
+def _connections_per_worker(port: int, master: int) -> dict[int, int]:
+    """Established server-side connections on ``port``, per worker process (from /proc)."""
+    sockets: dict[str, int] = {}
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(name) as table:
+            for row in table.readlines()[1:]:
+                fields = row.split()
+                local_port = int(fields[1].rsplit(":", 1)[1], 16)
+                if local_port == port and fields[3] == "01":  # ESTABLISHED
+                    sockets[fields[9]] = 0
+    counts: dict[int, int] = {}
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    for pid in map(int, children):
+        held = 0
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                target = os.readlink(fd)
+                if target.startswith("socket:[") and target[8:-1] in sockets:
+                    held += 1
+        counts[pid] = held
+    return counts
+
+
+def _both_workers_started(up: Server) -> None:
+    deadline = time.monotonic() + 30
+    while up.log.read_text().count("Application startup complete") < 2:
+        assert time.monotonic() < deadline, "the second worker did not start"
+        time.sleep(0.05)
+
+
+def test_a_burst_of_connections_is_shared_by_the_workers(tmp_path: Path) -> None:
+    """Sixteen kept-alive connections opened at once: each of the two workers takes a fair
+    part of them (an event loop that accepted everything waiting when it woke took them
+    all, and one worker then served the whole load)."""
+    with server(tmp_path) as up:
+        _both_workers_started(up)
+        clients = [socket.create_connection(("127.0.0.1", up.port)) for _ in range(16)]
+        try:
+            request = b"GET /v1/health HTTP/1.1\r\nHost: t\r\n\r\n"
+            for client in clients:
+                client.sendall(request)
+            for client in clients:
+                client.settimeout(10)
+                assert client.recv(4096).startswith(b"HTTP/1.1 200 ")
+            counts = _connections_per_worker(up.port, up.process.pid)
+        finally:
+            for client in clients:
+                client.close()
+    assert len(counts) == 2 and min(counts.values()) >= 4, counts
+
+
+def test_kept_alive_connections_come_back_to_a_restarted_worker(tmp_path: Path) -> None:
+    """Sixteen clients on kept-alive connections while workers restart: a restarted worker's
+    clients reconnect while its replacement is not up yet, so the other worker holds them
+    all; it then closes some after their next answer, and they reconnect to the new one."""
+    env = {"CAPSA_FAST_MAX_REQUESTS": "300", "CAPSA_FAST_MAX_REQUESTS_JITTER": "0"}
+    with server(tmp_path, **env) as up:
+        _both_workers_started(up)
+        stop = threading.Event()
+        failures: list[BaseException] = []
+
+        def client() -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", up.port, timeout=30)
+            try:
+                while not stop.is_set():
+                    conn.request("GET", "/v1/health")
+                    response = conn.getresponse()
+                    response.read()
+                    assert response.status == 200
+            except BaseException as exc:  # reported below
+                failures.append(exc)
+            finally:
+                conn.close()
+
+        threads = [threading.Thread(target=client) for _ in range(16)]
+        for thread in threads:
+            thread.start()
+        try:
+            deadline = time.monotonic() + 60
+            while up.log.read_text().count("Booting worker") < 4:  # two restarts
+                assert time.monotonic() < deadline and not failures, failures
+                time.sleep(0.05)
+            _both_workers_started_since_restart = time.monotonic() + 1.0
+            balanced: dict[int, int] = {}
+            while time.monotonic() < deadline:
+                counts = _connections_per_worker(up.port, up.process.pid)
+                if len(counts) == 2 and min(counts.values()) >= 4:
+                    balanced = counts
+                    if time.monotonic() > _both_workers_started_since_restart:
+                        break
+                time.sleep(0.05)
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join(30)
+    assert not failures, failures
+    assert balanced, "the connections did not spread over the two workers again"

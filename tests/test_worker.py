@@ -9,6 +9,7 @@ this process at the moment that matters, with no timing luck involved.
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 from typing import Any
 
@@ -83,7 +84,9 @@ def test_a_request_whose_headers_had_started_is_served_while_the_worker_stops() 
     assert rest == b""
 
 
-async def _idle_after_a_request() -> bytes:
+async def _kept_alive_through_the_stop(pause: float) -> tuple[bytes, bytes]:
+    """A request answered, the server stopped, then (after ``pause`` seconds) the next
+    request on the same connection: its answer, and what followed (b"" once closed)."""
     server, port = await _started()
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     writer.write(REQUEST)
@@ -91,14 +94,32 @@ async def _idle_after_a_request() -> bytes:
     first = await asyncio.wait_for(reader.readuntil(b"ok"), 10)
     assert first.startswith(b"HTTP/1.1 200 ")
     stopping = asyncio.create_task(server.shutdown())
-    closed = await asyncio.wait_for(reader.read(), 10)
+    await _until(lambda: not server.servers[0].is_serving(), "the server to stop accepting")
+    await asyncio.sleep(pause)
+    try:
+        writer.write(REQUEST)
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(4096), 10)
+        rest = await asyncio.wait_for(reader.read(), 10) if answer else b""
+    except ConnectionError:
+        answer, rest = b"", b""
     writer.close()
     await asyncio.wait_for(stopping, 10)
-    return closed
+    return answer, rest
 
 
-def test_an_idle_kept_alive_connection_is_closed_at_once() -> None:
-    assert asyncio.run(_idle_after_a_request()) == b""
+def test_the_next_request_on_a_kept_alive_connection_is_served_while_the_worker_stops() -> None:
+    answer, rest = asyncio.run(_kept_alive_through_the_stop(0.05))
+    assert answer.startswith(b"HTTP/1.1 200 "), answer
+    assert b"connection: close" in answer.lower()
+    assert rest == b""
+
+
+def test_an_idle_kept_alive_connection_is_closed_after_its_grace() -> None:
+    from api.worker import KEEPALIVE_GRACE_SECONDS
+
+    answer, _ = asyncio.run(_kept_alive_through_the_stop(KEEPALIVE_GRACE_SECONDS + 0.5))
+    assert answer == b""
 
 
 async def _silent_client() -> float:
@@ -116,3 +137,52 @@ def test_a_client_that_never_sends_holds_the_stop_for_the_grace_time_only() -> N
     from api.worker import SHUTDOWN_GRACE_SECONDS
 
     assert asyncio.run(_silent_client()) < SHUTDOWN_GRACE_SECONDS + 1.5
+
+
+def test_one_worker_holds_the_restart_turn_at_a_time() -> None:
+    from api.worker import RestartTurn
+
+    master = 4_000_000 + os.getpid()  # no real process has this id: no live server's turn
+    first, second = RestartTurn(master, settle=0.0), RestartTurn(master, settle=0.0)
+    try:
+        assert first.ready()
+        assert not second.ready()  # taken: keep serving, ask again later
+        first.release()  # what the first worker's exit does
+        assert second.ready()
+        assert not first.ready()
+        settled = RestartTurn(master + 1, settle=60.0)
+        assert not settled.ready()  # holds the turn, but serves on for the settle time
+        assert not RestartTurn(master + 1).ready()
+        settled.release()
+    finally:
+        first.release()
+        second.release()
+
+
+def test_the_connection_board_says_when_a_worker_holds_too_many() -> None:
+    from api.worker import ConnectionBoard
+
+    board, other = ConnectionBoard(), ConnectionBoard()
+    master = 4_100_000 + os.getpid()
+    try:
+        assert not board.crowded()  # no slot: no balancing
+        assert board.claim(master) and board.slot == 0
+        assert not board.crowded()  # alone
+        board.counts[1] = 0  # a second worker (its slot, as `other` would fill it)
+        board.opened()
+        assert not board.crowded()  # one more than the other: fine
+        board.opened()
+        assert board.crowded() and not board.overloaded()  # defer new ones, keep these
+        board.opened()
+        assert board.overloaded()  # three more: move a kept-alive one
+        board.closed()
+        board.closed()
+        board.closed()
+        board.closed()  # never below zero
+        assert board.counts[0] == 0
+        assert other.claim(master) and other.slot == 1  # slot 0's name is taken
+        board.release()
+        assert board.counts[0] == -1 and not board.crowded()
+    finally:
+        board.release()
+        other.release()
