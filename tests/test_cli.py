@@ -166,6 +166,10 @@ def test_bench_quick_with_json_and_plot(tmp_path: Path) -> None:
     answer = json.loads(run("bench", "--quick", "--batch-only", "--json", "--plot", str(chart)))
     assert {row["k"] for row in answer["rows"]} == {5, 7}
     assert chart.read_bytes().startswith(b"\x89PNG")
+    for scaling in answer["thread_scaling"]:
+        # Two processes at once against one alone: at most twice as fast, and faster.
+        assert scaling["two_processes_ms"] > 0 and scaling["one_process_ms"] > 0
+        assert 0.5 < scaling["process_speedup"] <= 2.5
 
 
 def test_gen_ev_model_writes_where_out_says(tmp_path: Path) -> None:

@@ -33,7 +33,11 @@ exactly as capsa_fast does, or the script stops. This is how to compare with a C
 evaluator such as OMPEval on the same hands in the same run without shipping its code.
 
 Thread scaling: evaluate_batch with threads=1 and threads=2 on 250,000, 1,000,000 and
-4,000,000 7-card hands, taken in turn; the speed-up is the ratio of the medians.
+4,000,000 7-card hands, taken in turn; the speed-up is the ratio of the medians. Beside it,
+the machine's own ceiling for this work: two separate processes, each evaluating the same
+hands with threads=1 at the same moment (started together, call by call), against one of
+them alone; their speed-up is twice the ratio of the medians. Nothing is shared between
+them but the hardware, so no threading code can do better than that.
 
 Also measured: `import capsa_fast` in a fresh interpreter (median of several).
 """
@@ -79,10 +83,19 @@ class Scaling:
     hands: int
     one_thread_ms: float
     two_threads_ms: float
+    # One process alone, and each of two at once (threads=1 each; None when not measured).
+    one_process_ms: float | None = None
+    two_processes_ms: float | None = None
 
     @property
     def speedup(self) -> float:
         return self.one_thread_ms / self.two_threads_ms
+
+    @property
+    def process_speedup(self) -> float | None:
+        if self.one_process_ms is None or self.two_processes_ms is None:
+            return None
+        return 2 * self.one_process_ms / self.two_processes_ms
 
 
 # Read before every timed batch run: evicts the hands, tables and output of the last. Read,
@@ -237,6 +250,45 @@ def measure_scaling(k: int, hands: np.ndarray, repeats: int) -> Scaling:
     return Scaling(k, len(hands), statistics.median(one) / 1e6, statistics.median(two) / 1e6)
 
 
+def _process_calls(hands: np.ndarray, repeats: int, barrier: Any, results: Any) -> None:
+    """In a child process: evaluate `hands` `repeats` times (threads=1), each call started
+    together with the other process's (the barrier), and send the median time back."""
+    evaluate_batch = capsa_fast.poker.evaluate_batch
+    evaluate_batch(hands)
+    times = []
+    gc.disable()
+    for _ in range(repeats):
+        barrier.wait()
+        start = time.perf_counter_ns()
+        evaluate_batch(hands, threads=1)
+        times.append(time.perf_counter_ns() - start)
+    results.put(statistics.median(times) / 1e6)
+
+
+def measure_processes(hands: np.ndarray, repeats: int) -> tuple[float, float] | None:
+    """(one process alone, the mean of two at once) median ms per call, or None where
+    processes cannot be forked (the children read the parent's hands in place)."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    context = multiprocessing.get_context("fork")
+    medians: list[float] = []
+    for count in (1, 2):
+        barrier, results = context.Barrier(count), context.Queue()
+        children = [
+            context.Process(target=_process_calls, args=(hands, repeats, barrier, results))
+            for _ in range(count)
+        ]
+        for child in children:
+            child.start()
+        got = [results.get(timeout=600) for _ in children]
+        for child in children:
+            child.join()
+        medians.append(statistics.fmean(got))
+    return medians[0], medians[1]
+
+
 def import_time(module: str, repeats: int) -> tuple[float, float]:
     """Median seconds for `import module` inside a fresh interpreter, and for the whole run."""
     code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
@@ -314,13 +366,15 @@ def format_table(rows: list[Row]) -> str:
 
 def format_scaling(scaling: list[Scaling]) -> str:
     lines = [
-        "| k | hands | threads=1 median ms | threads=2 median ms | speed-up |",
-        "|---:|---:|---:|---:|---:|",
+        "| k | hands | threads=1 median ms | threads=2 median ms | speed-up | "
+        "two processes at once: speed-up (the machine's ceiling) |",
+        "|---:|---:|---:|---:|---:|---:|",
     ]
     for s in scaling:
+        ceiling = s.process_speedup
         lines.append(
             f"| {s.k} | {s.hands:,} | {s.one_thread_ms:.2f} | {s.two_threads_ms:.2f} | "
-            f"{s.speedup:.2f}x |"
+            f"{s.speedup:.2f}x | {'-' if ceiling is None else f'{ceiling:.2f}x'} |"
         )
     return "\n".join(lines)
 
@@ -545,7 +599,11 @@ def run(
     scaling = []
     for n in scaling_sizes:
         sample = random_hands(np.random.default_rng(args.seed + n), n, 7)
-        scaling.append(measure_scaling(7, sample, scaling_repeats))
+        measured = measure_scaling(7, sample, scaling_repeats)
+        processes = measure_processes(sample, scaling_repeats * 3)
+        if processes is not None:
+            measured.one_process_ms, measured.two_processes_ms = processes
+        scaling.append(measured)
     if not args.batch_only:
         advance()
     say(f"Thread scaling, 7-card evaluate_batch (medians of {scaling_repeats}, alternated):")
@@ -555,7 +613,10 @@ def run(
     result: dict[str, object] = {
         **header,
         "rows": [{**asdict(row), "m_hands_per_s": 1e3 / row.ns_per_hand} for row in rows],
-        "thread_scaling": [{**asdict(s), "speedup": s.speedup} for s in scaling],
+        "thread_scaling": [
+            {**asdict(s), "speedup": s.speedup, "process_speedup": s.process_speedup}
+            for s in scaling
+        ],
     }
     if not args.batch_only:
         loop_only = measure_per_hand(
