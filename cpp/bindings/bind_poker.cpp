@@ -203,10 +203,11 @@ std::string row_problem(const std::vector<long long>& row) {
 }
 
 // Rows per unit of work handed to a thread, and the fewest rows worth a thread of their
-// own: starting a thread costs tens of microseconds, about what 10^4 hands take, so each
-// extra thread needs well over that (measured: README, "Performance").
+// own: waking a kept thread costs a few microseconds, about what 10^3 hands take; with
+// 16,384 rows each, two threads are 1.17x one at 32,768 rows and 1.5x at 65,536
+// (README, "Performance").
 constexpr std::size_t kChunkRows = 16384;
-constexpr std::size_t kMinRowsPerThread = 131072;
+constexpr std::size_t kMinRowsPerThread = 16384;
 
 // How many threads evaluate n rows when the caller asked for `threads`.
 std::size_t threads_for(std::size_t n, int threads) {

@@ -58,9 +58,9 @@ def evaluate_batch(
     rows get meaningless strengths, but are still read safely.
 
     ``threads``: how many threads may share the work (default 1); ``None`` means one per
-    core this process may use. Each thread gets at least 131,072 hands, so smaller batches
-    use fewer threads (below 262,144 hands, one): starting a thread costs more than it
-    saves there.
+    core this process may use. Each thread gets at least 16,384 hands, so smaller batches
+    use fewer threads (below 32,768 hands, one): waking a thread costs more than it saves
+    there.
     """
     if threads is None:
         threads = _usable_cores()
