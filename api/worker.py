@@ -132,6 +132,7 @@ class TurnTakingServer(uvicorn.Server):
         self.turn = turn
 
     async def on_tick(self, counter: int) -> bool:
+        BOARD.beat()
         if await super().on_tick(counter):
             return True
         served = self.server_state.total_requests
@@ -156,17 +157,30 @@ class ConnectionBoard:
     workers it forks (made when this module is imported, which gunicorn does before
     forking). A worker claims a slot when it starts (an abstract UNIX socket names the slot,
     so a slot whose worker has exited, cleanly or not, is free again) and gives it back
-    (-1) when it stops accepting."""
+    (-1) when it stops accepting. Each slot also holds the time its worker last ticked
+    (``beat``, every 0.1 s); a slot silent for ``STALE_MS`` (a worker killed, or whose loop
+    is stuck) is left out, so it cannot make the others think they hold too many."""
 
     SLOTS = 64
+    STALE_MS = 2000
 
     def __init__(self) -> None:
-        self._memory = mmap.mmap(-1, 8 * self.SLOTS)
-        self.counts = memoryview(self._memory).cast("q")
+        self._memory = mmap.mmap(-1, 16 * self.SLOTS)
+        words = memoryview(self._memory).cast("q")
+        self.counts = words[: self.SLOTS]
+        self.beats = words[self.SLOTS :]
         for i in range(self.SLOTS):
             self.counts[i] = -1
         self.slot = -1
         self._claim: socket.socket | None = None
+
+    @staticmethod
+    def _now_ms() -> int:
+        return time.monotonic_ns() // 1_000_000  # CLOCK_MONOTONIC: one clock for all
+
+    def beat(self) -> None:
+        if self.slot >= 0:
+            self.beats[self.slot] = self._now_ms()
 
     def claim(self, master_pid: int) -> bool:
         """Take a free slot for this process (Linux only; elsewhere no balancing)."""
@@ -181,6 +195,7 @@ class ConnectionBoard:
                 continue
             self._claim, self.slot = sock, i
             self.counts[i] = 0
+            self.beat()
             return True
         return False
 
@@ -205,7 +220,15 @@ class ConnectionBoard:
         if self.slot < 0:
             return False
         mine = self.counts[self.slot]
-        return any(0 <= c < mine - slack for i, c in enumerate(self.counts) if i != self.slot)
+        if mine <= slack:
+            return False
+        fresh = self._now_ms() - self.STALE_MS
+        beats = self.beats
+        return any(
+            0 <= c < mine - slack and beats[i] > fresh
+            for i, c in enumerate(self.counts)
+            if i != self.slot
+        )
 
     def overloaded(self) -> bool:
         """Crowded by a margin worth moving a kept-alive connection for (two, or a quarter

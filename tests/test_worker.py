@@ -169,12 +169,16 @@ def test_the_connection_board_says_when_a_worker_holds_too_many() -> None:
         assert board.claim(master) and board.slot == 0
         assert not board.crowded()  # alone
         board.counts[1] = 0  # a second worker (its slot, as `other` would fill it)
+        board.beats[1] = board.beats[0]
         board.opened()
         assert not board.crowded()  # one more than the other: fine
         board.opened()
         assert board.crowded() and not board.overloaded()  # defer new ones, keep these
         board.opened()
         assert board.overloaded()  # three more: move a kept-alive one
+        board.beats[1] -= ConnectionBoard.STALE_MS + 1  # the other one stopped ticking
+        assert not board.crowded() and not board.overloaded()
+        board.beats[1] = board.beats[0]
         board.closed()
         board.closed()
         board.closed()
