@@ -153,3 +153,19 @@ def test_susun_duplicate_tables_are_zero_sum_and_cancel_between_equals():
     assert tournament.lineup(["deep", "ev"], 4) == ["deep", "ev", "ev", "ev"]
     with pytest.raises(ValueError, match="one strategy per seat"):
         tournament.lineup(["deep", "ev", "naive"], 4)
+
+
+def test_ev_ranks_up_to_64_arrangements_for_deep():
+    """``deep`` tries ev's 48 best arrangements by default (at most 64): ev's exact ranking
+    keeps max(32, k) candidates from its first pass, so a larger k finds more, never a worse
+    best one."""
+    rules = susun.Rules.preset("capsa-susun")
+    for g in range(5):
+        hand = Table("capsa-susun", players=4, code=susun.make_code(4, 100 + g)).hand(0)
+        many = susun.arrange(hand, rules, strategy="ev", top_k=100)
+        few = susun.arrange(hand, rules, strategy="ev", top_k=16)
+        assert len(many) == 64 and len(few) == 16
+        scores = [a.score for a in many]
+        assert scores == sorted(scores, reverse=True)
+        assert len({(tuple(sorted(a.top)), tuple(sorted(a.middle))) for a in many}) == 64
+        assert many[0].score >= few[0].score - 1e-9

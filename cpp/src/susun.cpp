@@ -511,7 +511,9 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     // Phase 1: a linear score per split (each row's expected points on its own) keeps
     // the best candidates; phase 2 ranks those by the full expected points. A top row is
     // skipped when even the best middle and bottom values cannot lift it to the floor.
-    constexpr std::size_t kCandidates = 32;
+    // At least 32, more when more arrangements are asked for (deep's candidates), up to
+    // half the buffer below.
+    const std::size_t candidates = std::clamp<std::size_t>(static_cast<std::size_t>(k), 32, 64);
     std::array<float, kNumThrees> lin_top;
     std::array<float, kNumFives + 1> lin_mid, lin_bot;  // + the sentinel
     auto row_value = [&](RowKey key, poker::Strength st, int pos) {
@@ -570,7 +572,7 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     constexpr std::ptrdiff_t kFirst = 32;
     std::nth_element(order.begin(), order.begin() + kFirst, order.end(), by_value);
     std::sort(order.begin(), order.begin() + kFirst, by_value);
-    // Candidates above the floor gather in a buffer; when it fills, the best kCandidates
+    // Candidates above the floor gather in a buffer; when it fills, the best `candidates`
     // are kept and the floor rises to the worst of them.
     std::array<Candidate, 128> pool;
     std::size_t pooled = 0;
@@ -589,14 +591,14 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
         if (lin < floor_score) continue;  // marked by the bound only, or the floor has risen
         pool[pooled++] = {lin, i, middle, bottom};
         if (pooled == pool.size()) {
-          floor_score = keep_best(pool.data(), pooled, kCandidates);
-          pooled = kCandidates;
+          floor_score = keep_best(pool.data(), pooled, candidates);
+          pooled = candidates;
         }
       }
     }
-    if (pooled > kCandidates) {
-      keep_best(pool.data(), pooled, kCandidates);
-      pooled = kCandidates;
+    if (pooled > candidates) {
+      keep_best(pool.data(), pooled, candidates);
+      pooled = candidates;
     }
     for (std::size_t ci = 0; ci < pooled; ++ci) {
       const Candidate& c = pool[ci];

@@ -146,7 +146,9 @@ bool force_scan_path(ScanPath p) noexcept;
 ScanPath scan_path() noexcept;
 
 // The best `k` non-fouled arrangements under `strategy`, best first (fewer if fewer
-// exist; a hand with none returns its best fouled split with fouled = true).
+// exist; a hand with none returns its best fouled split with fouled = true). With kEv,
+// the first pass keeps max(32, k) candidates for the exact ranking, at most 64, so a k
+// above 64 returns at most 64.
 std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strategy strategy,
                                  int k, const EvModel* model);
 

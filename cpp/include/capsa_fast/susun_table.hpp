@@ -64,7 +64,10 @@ PlayerRows rows_of(const int* cards13, const BotChoice& choice, const Rules& rul
 struct DeepBudget {
   static constexpr int kDefaultHands = 60;
   int hands = kDefaultHands;
-  int candidates = 16;
+  // ev's best arrangements tried (1..64). More cost almost nothing (each sample is
+  // arranged once, whatever the count) and find more: in duplicate deals deep - ev went
+  // from +0.226 (16) to +0.279 (48) heads-up under two-four, +0.282 to +0.299 at four.
+  int candidates = 48;
   double time_ms = 0;
   std::uint64_t seed = 0;
 };
