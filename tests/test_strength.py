@@ -10,7 +10,7 @@ import json
 import capsa_fast as cf
 import numpy as np
 import pytest
-from capsa_fast import susun
+from capsa_fast import _core, susun
 from capsa_fast.banting import duplicate, sim
 from capsa_fast.susun import Table, ev, tournament
 
@@ -169,3 +169,14 @@ def test_ev_ranks_up_to_64_arrangements_for_deep():
         assert scores == sorted(scores, reverse=True)
         assert len({(tuple(sorted(a.top)), tuple(sorted(a.middle))) for a in many}) == 64
         assert many[0].score >= few[0].score - 1e-9
+
+
+def test_deep_candidates_are_bounded_by_what_ev_ranks():
+    rules = susun.Rules.preset("capsa-susun")
+    hand = Table("capsa-susun", players=4, code=susun.make_code(4, 100)).hand(0)
+    model = ev.ev_model(rules, 4)
+    top, middle, bottom, _, _ = _core.susun_deep_choice(hand, rules.core, 4, model, candidates=64)
+    assert sorted(top + middle + bottom) == sorted(hand)
+    for bad in (0, 65):
+        with pytest.raises(ValueError, match=r"deep candidates must be 1\.\.64"):
+            _core.susun_deep_choice(hand, rules.core, 4, model, candidates=bad)

@@ -86,7 +86,9 @@ std::vector<int> exactly(py::handle cards, std::size_t n, const char* what) {
 
 DeepBudget deep_budget(int hands, int candidates, double time_ms, std::uint64_t seed) {
   if (hands < 1 || hands > 1'000'000) throw std::invalid_argument("deep hands must be 1..1000000");
-  if (candidates < 1 || candidates > 64) throw std::invalid_argument("deep candidates must be 1..64");
+  if (candidates < 1 || candidates > kMaxEvCandidates) {
+    throw std::invalid_argument("deep candidates must be 1.." + std::to_string(kMaxEvCandidates));
+  }
   if (!(time_ms >= 0 && time_ms <= 600'000)) throw std::invalid_argument("deep time_ms must be 0..600000");
   DeepBudget b;
   b.hands = hands;

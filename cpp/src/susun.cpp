@@ -511,9 +511,8 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     // Phase 1: a linear score per split (each row's expected points on its own) keeps
     // the best candidates; phase 2 ranks those by the full expected points. A top row is
     // skipped when even the best middle and bottom values cannot lift it to the floor.
-    // At least 32, more when more arrangements are asked for (deep's candidates), up to
-    // half the buffer below.
-    const std::size_t candidates = std::clamp<std::size_t>(static_cast<std::size_t>(k), 32, 64);
+    // At least 32, more when more arrangements are asked for (deep's candidates).
+    const auto candidates = static_cast<std::size_t>(std::clamp(k, 32, kMaxEvCandidates));
     std::array<float, kNumThrees> lin_top;
     std::array<float, kNumFives + 1> lin_mid, lin_bot;  // + the sentinel
     auto row_value = [&](RowKey key, poker::Strength st, int pos) {
@@ -574,7 +573,7 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     std::sort(order.begin(), order.begin() + kFirst, by_value);
     // Candidates above the floor gather in a buffer; when it fills, the best `candidates`
     // are kept and the floor rises to the worst of them.
-    std::array<Candidate, 128> pool;
+    std::array<Candidate, 2 * kMaxEvCandidates> pool;
     std::size_t pooled = 0;
     float floor_score = -HUGE_VALF;
     for (const std::uint16_t i : order) {

@@ -145,10 +145,13 @@ bool scan_path_supported(ScanPath p) noexcept;
 bool force_scan_path(ScanPath p) noexcept;
 ScanPath scan_path() noexcept;
 
+// The most arrangements kEv ranks exactly (and the most deep's candidates can be).
+inline constexpr int kMaxEvCandidates = 64;
+
 // The best `k` non-fouled arrangements under `strategy`, best first (fewer if fewer
 // exist; a hand with none returns its best fouled split with fouled = true). With kEv,
-// the first pass keeps max(32, k) candidates for the exact ranking, at most 64, so a k
-// above 64 returns at most 64.
+// the first pass keeps max(32, k) candidates for the exact ranking, at most
+// kMaxEvCandidates, so a larger k returns at most that many.
 std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strategy strategy,
                                  int k, const EvModel* model);
 
