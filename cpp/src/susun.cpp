@@ -144,8 +144,8 @@ struct SortedHand {
   }
 };
 
-// Contract: cards13 in SortedHand order.
-void build_tables(const int* cards13, const Rules& rules, bool with_units, SubsetTables& t) {
+// Contract: cards13 in SortedHand order. The reference for build_tables_avx512().
+void build_tables_scalar(const int* cards13, const Rules& rules, bool with_units, SubsetTables& t) {
   const bool tb = rules.suit_tiebreak;
   const std::uint32_t* u3 = tb ? tables::kUnits3Tiebreak : tables::kUnits3Plain;
   const std::uint32_t* u5 = tb ? tables::kUnits5Tiebreak : tables::kUnits5Plain;
@@ -366,6 +366,163 @@ void scan_splits(const std::uint32_t* pairs, const std::uint32_t* word5, std::in
   scan_scalar(pairs, word5, kt, need, bits);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+// build_tables() sixteen subsets a step (the AVX-512 scan path). Per hand, five 16-entry
+// registers hold, by position in the sorted hand: the card's rank key for the 5-card and
+// for the 7-card hash (the same keys as poker::Hand and the batch loops), its bits (rank
+// bit 0..12, suit bit 13..16, position bit 17..29), its suit's tiebreak position; and, by
+// rank, the positions holding that rank. A subset's cards are its 4-bit positions (one
+// word per subset), looked up in those registers with vpermd, which reads only the low 4
+// bits of each index. Then, as in the scalar code: the strength from the perfect hash (or
+// the flush table when the OR of the suit bits is one bit), and the row key from the
+// strength's tiebreak word, the highest position among the tiebreak rank's cards (found
+// from the float exponent of that 13-bit mask) and that card's suit.
+struct SubsetPositions {
+  alignas(64) std::array<std::uint32_t, 288> three{};   // 286 padded to whole steps
+  alignas(64) std::array<std::uint32_t, 1296> five{};   // 1287 padded
+  SubsetPositions() {
+    const Splits& s = splits();
+    auto pack = [](unsigned mask) {
+      std::uint32_t w = 0;
+      int j = 0;
+      for (unsigned m = mask; m; m &= m - 1) w |= static_cast<std::uint32_t>(__builtin_ctz(m)) << (4 * j++);
+      return w;
+    };
+    for (std::size_t i = 0; i < kNumThrees; ++i) three[i] = pack(s.three_mask[i]);
+    for (std::size_t i = 0; i < kNumFives; ++i) five[i] = pack(s.five_mask[i]);
+  }
+};
+const SubsetPositions& subset_positions() {
+  static const SubsetPositions p;
+  return p;
+}
+
+// Per strength: base | tiebreak rank << 16 | flush << 20 (kTiebreak.key in one word).
+struct TiebreakWords {
+  std::array<std::uint32_t, poker::kMaxStrength + 1> w{};
+  TiebreakWords() {
+    for (std::size_t st = 0; st < w.size(); ++st) {
+      const TiebreakInfo::Key k = kTiebreak.key[st];
+      w[st] = static_cast<std::uint32_t>(k.base) | static_cast<std::uint32_t>(k.rank & 15) << 16 |
+              static_cast<std::uint32_t>(k.flush) << 20;
+    }
+  }
+};
+const TiebreakWords kTiebreakWords;
+
+struct HandRegisters {
+  alignas(64) std::uint32_t key5[16];
+  alignas(64) std::uint32_t key7[16];
+  alignas(64) std::uint32_t bits[16];
+  alignas(64) std::uint32_t suit_position[16];
+  alignas(64) std::uint32_t rank_positions[16];
+};
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+template <int K>
+__attribute__((target("avx512f,avx512bw"))) void subsets_avx512(
+    const HandRegisters& h, const std::uint32_t* positions, std::size_t n, bool tiebreak,
+    const std::uint32_t* units, RowKey* key_out, poker::Strength* strength_out,
+    std::uint32_t* units_out) {
+  constexpr int kShift = K == 5 ? poker::tables::kHash5Shift : poker::tables::kHash7Shift;
+  const auto* offsets = reinterpret_cast<const int*>(K == 5 ? poker::tables::kHash5Offsets : poker::tables::kHash7Offsets);
+  const auto* values = reinterpret_cast<const int*>(K == 5 ? poker::tables::kHash5Values : poker::tables::kHash7Values);
+  const __m512i rank_key = _mm512_load_si512(K == 5 ? h.key5 : h.key7);
+  const __m512i bits = _mm512_load_si512(h.bits);
+  const __m512i suit_position = _mm512_load_si512(h.suit_position);
+  const __m512i rank_positions = _mm512_load_si512(h.rank_positions);
+  const __m512i low_bits = _mm512_set1_epi32((1 << kShift) - 1);
+  const __m512i low16 = _mm512_set1_epi32(0xFFFF);
+  const __m512i one = _mm512_set1_epi32(1);
+  const __m512i flush_base = _mm512_set1_epi32(kTiebreak.flush_first * 4 - kTiebreak.flush_first);
+  const __m512i flush_span = _mm512_set1_epi32(kTiebreak.flush_span);
+  for (std::size_t i = 0; i < n; i += 16) {
+    const auto lanes = static_cast<__mmask16>(n - i >= 16 ? 0xFFFF : (1u << (n - i)) - 1);
+    const __m512i w = _mm512_load_si512(positions + i);
+    __m512i key = _mm512_permutexvar_epi32(w, rank_key);
+    __m512i cards = _mm512_permutexvar_epi32(w, bits);
+    for (int j = 1; j < K; ++j) {
+      const __m512i at = _mm512_srli_epi32(w, 4 * j);
+      key = _mm512_add_epi32(key, _mm512_permutexvar_epi32(at, rank_key));
+      cards = _mm512_or_si512(cards, _mm512_permutexvar_epi32(at, bits));
+    }
+    const __m512i row = _mm512_i32gather_epi32(_mm512_srli_epi32(key, kShift), offsets, 4);
+    __m512i st = _mm512_and_si512(
+        _mm512_i32gather_epi32(_mm512_add_epi32(row, _mm512_and_si512(key, low_bits)), values, 2), low16);
+    if constexpr (K == 5) {
+      const __m512i suits = _mm512_and_si512(_mm512_srli_epi32(cards, 13), _mm512_set1_epi32(15));
+      const __mmask16 flush = _mm512_testn_epi32_mask(suits, _mm512_sub_epi32(suits, one));
+      if (flush) {
+        st = _mm512_and_si512(
+            _mm512_mask_i32gather_epi32(st, flush, _mm512_and_si512(cards, _mm512_set1_epi32(0x1FFF)),
+                                        reinterpret_cast<const int*>(poker::tables::kFlush), 2),
+            low16);
+      }
+    }
+    __m512i row_key;
+    if (tiebreak) {
+      const __m512i info = _mm512_i32gather_epi32(st, reinterpret_cast<const int*>(kTiebreakWords.w.data()), 4);
+      const __m512i group = _mm512_and_si512(
+          _mm512_permutexvar_epi32(_mm512_srli_epi32(info, 16), rank_positions), _mm512_srli_epi32(cards, 17));
+      const __m512i highest = _mm512_sub_epi32(
+          _mm512_srli_epi32(_mm512_castps_si512(_mm512_cvtepi32_ps(group)), 23), _mm512_set1_epi32(127));
+      row_key = _mm512_add_epi32(_mm512_and_si512(info, low16), _mm512_permutexvar_epi32(highest, suit_position));
+      if constexpr (K == 5) {
+        const __mmask16 flush = _mm512_test_epi32_mask(info, _mm512_set1_epi32(1 << 20));
+        if (flush) {
+          // The flush's suit is its lowest card's (position in the word's low 4 bits).
+          const __m512i suit = _mm512_permutexvar_epi32(w, suit_position);
+          row_key = _mm512_mask_add_epi32(row_key, flush, _mm512_mullo_epi32(suit, flush_span),
+                                          _mm512_add_epi32(st, flush_base));
+        }
+      }
+    } else {
+      row_key = _mm512_slli_epi32(st, 2);
+    }
+    _mm512_mask_cvtepi32_storeu_epi16(key_out + i, lanes, row_key);
+    _mm512_mask_cvtepi32_storeu_epi16(strength_out + i, lanes, st);
+    if (units) {
+      _mm512_mask_storeu_epi32(units_out + i, lanes,
+                               _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), lanes, row_key,
+                                                           reinterpret_cast<const int*>(units), 4));
+    }
+  }
+}
+#pragma GCC diagnostic pop
+
+// Contract: cards13 in SortedHand order.
+void build_tables_avx512(const int* cards13, const Rules& rules, bool with_units, SubsetTables& t) {
+  HandRegisters h{};
+  for (int i = 0; i < 13; ++i) {
+    const int c = cards13[i];
+    const auto at = static_cast<std::size_t>(i);
+    h.key5[at] = static_cast<std::uint32_t>(poker::tables::kCardKey5[c]);
+    h.key7[at] = static_cast<std::uint32_t>(poker::tables::kCardKey7[c]);
+    h.bits[at] = 1u << rank_of(c) | 1u << (13 + suit_of(c)) | 1u << (17 + i);
+    h.suit_position[at] = static_cast<std::uint32_t>(kSuitPosition[suit_of(c)]);
+    h.rank_positions[rank_of(c)] |= 1u << i;
+  }
+  const bool tb = rules.suit_tiebreak;
+  const SubsetPositions& p = subset_positions();
+  subsets_avx512<3>(h, p.three.data(), kNumThrees, tb,
+                    with_units ? (tb ? tables::kUnits3Tiebreak : tables::kUnits3Plain) : nullptr,
+                    t.key3.data(), t.strength3.data(), t.units3.data());
+  subsets_avx512<5>(h, p.five.data(), kNumFives, tb,
+                    with_units ? (tb ? tables::kUnits5Tiebreak : tables::kUnits5Plain) : nullptr,
+                    t.key5.data(), t.strength5.data(), t.units5.data());
+}
+#endif
+
+// A hand's tables, on the scan path in use (AVX-512, or the scalar reference).
+void build_tables(const int* cards13, const Rules& rules, bool with_units, SubsetTables& t) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (current_scan_path() == ScanPath::kAvx512) return build_tables_avx512(cards13, rules, with_units, t);
+#endif
+  build_tables_scalar(cards13, rules, with_units, t);
+}
+
 // AVX-512 brings nothing to this short count: it takes the AVX2 kernel.
 int count_splits(const std::uint32_t* pairs, const std::int32_t* key5, std::int32_t kt) {
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -403,6 +560,21 @@ bool force_scan_path(ScanPath p) noexcept {
 }
 
 ScanPath scan_path() noexcept { return current_scan_path(); }
+
+std::vector<std::uint32_t> subset_tables(const int* cards13, const Rules& rules) {
+  SubsetTables t;
+  const SortedHand hand(cards13);
+  build_tables(hand.cards.data(), rules, true, t);
+  std::vector<std::uint32_t> out;
+  out.reserve(3 * (kNumThrees + kNumFives));
+  for (const RowKey k : t.key3) out.push_back(k);
+  for (const RowKey k : t.key5) out.push_back(k);
+  for (const poker::Strength st : t.strength3) out.push_back(st);
+  for (const poker::Strength st : t.strength5) out.push_back(st);
+  for (const std::uint32_t u : t.units3) out.push_back(u);
+  for (const std::uint32_t u : t.units5) out.push_back(u);
+  return out;
+}
 
 std::uint32_t percentile_units(RowKey key, int n, bool suit_tiebreak) noexcept {
   if (n == 3) return (suit_tiebreak ? tables::kUnits3Tiebreak : tables::kUnits3Plain)[key];
