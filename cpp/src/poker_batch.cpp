@@ -119,7 +119,9 @@ __attribute__((target("avx2,bmi,bmi2,popcnt"))) bool rows_v3(const std::uint8_t*
 
 // AVX-512: 16 hands per step, one 32-bit lane each.
 //   1. The step's 16 * K bytes are loaded into two registers and each id is replaced by
-//      16 * suit + rank (vpermb; 0xFF for ids 52..63, which then add nothing).
+//      16 * suit + rank (vpermb; 0xFF for ids 52..63, which then add no rank key; with 5
+//      cards or fewer no mask bit either, with 6 or 7 bit 31 of `hi`, a rank that does not
+//      exist: only unvalidated results of invalid rows change, and no index leaves its table).
 //   2. For card j, vpermt2b gathers byte K * i + j into lane i. Its rank key comes from a
 //      16-entry in-register table (vpermd reads the low 4 bits: the rank) and its mask
 //      bit from a variable shift, suits 0-1 in `lo` and 2-3 in `hi`.
@@ -197,8 +199,16 @@ CAPSA_FAST_AVX512 bool rows_avx512(const std::uint8_t* p, std::size_t n, Out* ou
     for (int j = 0; j < K; ++j) {
       const __m512i x = _mm512_maskz_permutex2var_epi8(0x1111111111111111ull, a, column[j], b);
       key = _mm512_add_epi32(key, _mm512_permutexvar_epi32(x, rank_keys));
-      lo = _mm512_or_si512(lo, _mm512_sllv_epi32(one, x));
-      hi = _mm512_or_si512(hi, _mm512_sllv_epi32(one, _mm512_sub_epi32(x, thirty_two)));
+      if constexpr (K >= 6) {
+        // One rotate and two masked ORs (2.5% faster with 7 cards, slower with 5).
+        const __m512i bit = _mm512_rolv_epi32(one, x);
+        const __mmask16 upper = _mm512_test_epi32_mask(x, thirty_two);
+        lo = _mm512_mask_or_epi32(lo, static_cast<__mmask16>(~upper), lo, bit);
+        hi = _mm512_mask_or_epi32(hi, upper, hi, bit);
+      } else {
+        lo = _mm512_or_si512(lo, _mm512_sllv_epi32(one, x));
+        hi = _mm512_or_si512(hi, _mm512_sllv_epi32(one, _mm512_sub_epi32(x, thirty_two)));
+      }
     }
     const __m512i row_offset =
         _mm512_i32gather_epi32(_mm512_srli_epi32(key, kShift), reinterpret_cast<const int*>(offsets), 4);
