@@ -513,6 +513,61 @@ void build_tables_avx512(const int* cards13, const Rules& rules, bool with_units
                     with_units ? (tb ? tables::kUnits5Tiebreak : tables::kUnits5Plain) : nullptr,
                     t.key5.data(), t.strength5.data(), t.units5.data());
 }
+// The ev search's per-five values from a prepared model, sixteen fives a step (the
+// AVX-512 path): each five's value as the middle and as the bottom row, and the largest
+// and smallest of them (`extremes`: best middle, best bottom, lowest, highest). The same
+// loads and float operations as the scalar loop in arrange(), so the same numbers.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+__attribute__((target("avx512f,avx512bw"))) void five_values_avx512(const RowKey* key5, const float* prepared,
+                                                                     float* lin_mid, float* lin_bot,
+                                                                     float* extremes) {
+  __m512 best_mid = _mm512_set1_ps(-HUGE_VALF), best_bot = best_mid, high = best_mid;
+  __m512 low = _mm512_set1_ps(HUGE_VALF);
+  for (std::size_t i = 0; i < kNumFives; i += 16) {
+    const auto lanes = static_cast<__mmask16>(kNumFives - i >= 16 ? 0xFFFF : (1u << (kNumFives - i)) - 1);
+    const __m512i key = _mm512_cvtepu16_epi32(
+        _mm512_castsi512_si256(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(lanes), key5 + i)));
+    const __m512i at = _mm512_add_epi32(_mm512_slli_epi32(key, 1), key);  // key * 3
+    const __m512 mid = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), lanes,
+                                                _mm512_add_epi32(at, _mm512_set1_epi32(kMiddle)), prepared, 4);
+    const __m512 bot = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), lanes,
+                                                _mm512_add_epi32(at, _mm512_set1_epi32(kBottom)), prepared, 4);
+    _mm512_mask_storeu_ps(lin_mid + i, lanes, mid);
+    _mm512_mask_storeu_ps(lin_bot + i, lanes, bot);
+    best_mid = _mm512_mask_max_ps(best_mid, lanes, best_mid, mid);
+    best_bot = _mm512_mask_max_ps(best_bot, lanes, best_bot, bot);
+    low = _mm512_mask_min_ps(low, lanes, low, _mm512_min_ps(mid, bot));
+    high = _mm512_mask_max_ps(high, lanes, high, _mm512_max_ps(mid, bot));
+  }
+  extremes[0] = _mm512_reduce_max_ps(best_mid);
+  extremes[1] = _mm512_reduce_max_ps(best_bot);
+  extremes[2] = _mm512_reduce_min_ps(low);
+  extremes[3] = _mm512_reduce_max_ps(high);
+}
+
+// The scan's words (see arrange()), sixteen fives a step.
+__attribute__((target("avx512f,avx512bw"))) void five_words_avx512(const RowKey* key5, const float* lin_mid,
+                                                                    const float* lin_bot, float low,
+                                                                    float scale, std::uint32_t* word5) {
+  const __m512 low_v = _mm512_set1_ps(low), scale_v = _mm512_set1_ps(scale);
+  const __m512i one = _mm512_set1_epi32(1), top = _mm512_set1_epi32(255);
+  for (std::size_t i = 0; i < kNumFives; i += 16) {
+    const auto lanes = static_cast<__mmask16>(kNumFives - i >= 16 ? 0xFFFF : (1u << (kNumFives - i)) - 1);
+    const __m512i key = _mm512_cvtepu16_epi32(
+        _mm512_castsi512_si256(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(lanes), key5 + i)));
+    const __m512 mid = _mm512_maskz_loadu_ps(lanes, lin_mid + i);
+    const __m512 bot = _mm512_maskz_loadu_ps(lanes, lin_bot + i);
+    const __m512i gm = _mm512_min_epu32(
+        _mm512_add_epi32(_mm512_cvttps_epu32(_mm512_mul_ps(_mm512_sub_ps(mid, low_v), scale_v)), one), top);
+    const __m512i gb = _mm512_min_epu32(
+        _mm512_add_epi32(_mm512_cvttps_epu32(_mm512_mul_ps(_mm512_sub_ps(bot, low_v), scale_v)), one), top);
+    _mm512_mask_storeu_epi32(word5 + i, lanes,
+                             _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi32(key, 16), _mm512_slli_epi32(gm, 8)), gb));
+  }
+}
+#pragma GCC diagnostic pop
 #endif
 
 // A hand's tables, on the scan path in use (AVX-512, or the scalar reference).
@@ -702,7 +757,20 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
                             : row_value(t.key3[i], t.strength3[i], kTop);
     float best_mid = -HUGE_VALF, best_bot = -HUGE_VALF;
     float low = HUGE_VALF, high = -HUGE_VALF;
-    for (std::size_t i = 0; i < kNumFives; ++i) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    const bool vector = prepared != nullptr && current_scan_path() == ScanPath::kAvx512;
+    if (vector) {
+      float extremes[4];
+      five_values_avx512(t.key5.data(), prepared, lin_mid.data(), lin_bot.data(), extremes);
+      best_mid = extremes[0];
+      best_bot = extremes[1];
+      low = extremes[2];
+      high = extremes[3];
+    }
+#else
+    constexpr bool vector = false;
+#endif
+    for (std::size_t i = 0; i < (vector ? 0 : kNumFives); ++i) {
       if (prepared) {
         const float* row = prepared + static_cast<std::size_t>(t.key5[i]) * 3;
         lin_mid[i] = row[kMiddle];
@@ -722,7 +790,10 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     // ceil, and a float sum that rounds up cannot pass the bound).
     const float scale = 254.0f / std::max(high - low, 1e-6f);
     std::array<std::uint32_t, kNumFives + 1> word5;
-    for (std::size_t i = 0; i < kNumFives; ++i) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (vector) five_words_avx512(t.key5.data(), lin_mid.data(), lin_bot.data(), low, scale, word5.data());
+#endif
+    for (std::size_t i = 0; i < (vector ? 0 : kNumFives); ++i) {
       const auto gm = static_cast<std::uint32_t>((lin_mid[i] - low) * scale) + 1;
       const auto gb = static_cast<std::uint32_t>((lin_bot[i] - low) * scale) + 1;
       word5[i] = static_cast<std::uint32_t>(t.key5[i]) << 16 | std::min(gm, 255u) << 8 |
