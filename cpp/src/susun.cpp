@@ -226,8 +226,9 @@ class TopK {
   std::vector<Candidate> items_;
 };
 
-// For one top row's 128 (padded) splits: bit j of the result is set when split j is valid
-// (both fives at least as strong as the top row) and may be worth `need`. Each five has a
+// For one top row's 128 (padded) splits: split j is marked when it is valid (both fives at
+// least as strong as the top row) and may be worth `need`; the marked splits are listed in
+// order as middle | bottom << 16. Each five has a
 // word: its row key in bits 16..30, its value as the middle row in bits 8..15 and as the
 // bottom row in bits 0..7, each rounded up to a fixed-point grid. The split's weaker five
 // (by key; the first on a tie) is its middle row, so the middle value of one word plus the
@@ -241,21 +242,30 @@ inline std::int32_t split_grid_value(std::uint32_t wx, std::uint32_t wy) {
   return static_cast<std::int32_t>(((middle >> 8) & 0xFF) + (bottom & 0xFF));
 }
 
-void scan_scalar(const std::uint32_t* pairs, const std::uint32_t* word5, std::int32_t kt,
-                 std::int32_t need, std::uint64_t* bits) {
-  bits[0] = bits[1] = 0;
+// A split as middle | bottom << 16 (five numbers): its pair, the halves swapped when the
+// second five is the weaker.
+inline std::uint32_t oriented(std::uint32_t pair, const std::uint32_t* word5) {
+  const bool y_middle = (word5[pair & 0xFFFF] >> 16) > (word5[pair >> 16] >> 16);
+  return y_middle ? pair >> 16 | pair << 16 : pair;
+}
+
+// The marked splits of a top row, in pair order, into `out` (room for 128); their number.
+int scan_scalar(const std::uint32_t* pairs, const std::uint32_t* word5, std::int32_t kt,
+                std::int32_t need, std::uint32_t* out) {
+  int n = 0;
   for (std::size_t j = 0; j < 128; ++j) {
     const std::uint32_t wx = word5[pairs[j] & 0xFFFF], wy = word5[pairs[j] >> 16];
     const auto kx = static_cast<std::int32_t>(wx >> 16), ky = static_cast<std::int32_t>(wy >> 16);
-    const bool hit = std::min(kx, ky) >= kt && split_grid_value(wx, wy) >= need;
-    bits[j >> 6] |= static_cast<std::uint64_t>(hit) << (j & 63);
+    if (std::min(kx, ky) >= kt && split_grid_value(wx, wy) >= need) out[n++] = oriented(pairs[j], word5);
   }
+  return n;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx2"))) void scan_avx2(const std::uint32_t* pairs,
-                                                const std::uint32_t* word5, std::int32_t kt,
-                                                std::int32_t need, std::uint64_t* bits) {
+__attribute__((target("avx2"))) int scan_avx2(const std::uint32_t* pairs,
+                                               const std::uint32_t* word5, std::int32_t kt,
+                                               std::int32_t need, std::uint32_t* out) {
+  std::uint64_t bits[2];
   const auto* words = reinterpret_cast<const int*>(word5);
   const __m256i low16 = _mm256_set1_epi32(0xFFFF);
   const __m256i low8 = _mm256_set1_epi32(0xFF);
@@ -277,6 +287,11 @@ __attribute__((target("avx2"))) void scan_avx2(const std::uint32_t* pairs,
                                          _mm256_cmpgt_epi32(value, below_need));
     bits[b >> 3] |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(hit)))) << (8 * (b & 7));
   }
+  int n = 0;
+  for (std::size_t w = 0; w < 2; ++w)
+    for (std::uint64_t m = bits[w]; m; m &= m - 1)
+      out[n++] = oriented(pairs[w * 64 + static_cast<std::size_t>(__builtin_ctzll(m))], word5);
+  return n;
 }
 
 // Sixteen splits a step, the comparisons straight into mask registers. (GCC 12 warns about
@@ -284,15 +299,15 @@ __attribute__((target("avx2"))) void scan_avx2(const std::uint32_t* pairs,
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-__attribute__((target("avx512f,avx512bw"))) void scan_avx512(const std::uint32_t* pairs,
-                                                              const std::uint32_t* word5,
-                                                              std::int32_t kt, std::int32_t need,
-                                                              std::uint64_t* bits) {
+__attribute__((target("avx512f,avx512bw"))) int scan_avx512(const std::uint32_t* pairs,
+                                                             const std::uint32_t* word5,
+                                                             std::int32_t kt, std::int32_t need,
+                                                             std::uint32_t* out) {
   const __m512i low16 = _mm512_set1_epi32(0xFFFF);
   const __m512i low8 = _mm512_set1_epi32(0xFF);
   const __m512i kt_v = _mm512_set1_epi32(kt);
   const __m512i need_v = _mm512_set1_epi32(need);
-  bits[0] = bits[1] = 0;
+  int n = 0;
   for (std::size_t b = 0; b < 8; ++b) {
     const __m512i p = _mm512_loadu_si512(pairs + 16 * b);
     const __m512i wx = _mm512_i32gather_epi32(_mm512_and_si512(p, low16), word5, 4);
@@ -305,8 +320,12 @@ __attribute__((target("avx512f,avx512bw"))) void scan_avx512(const std::uint32_t
                                            _mm512_and_si512(bottom, low8));
     const __mmask16 valid = _mm512_cmpge_epi32_mask(_mm512_min_epi32(kx, ky), kt_v);
     const __mmask16 hit = _mm512_mask_cmpge_epi32_mask(valid, value, need_v);
-    bits[b >> 2] |= static_cast<std::uint64_t>(hit) << (16 * (b & 3));
+    if (hit) {  // rare: a few hundred of a hand's 36,036 splits
+      _mm512_mask_compressstoreu_epi32(out + n, hit, _mm512_mask_blend_epi32(y_middle, p, _mm512_rol_epi32(p, 16)));
+      n += __builtin_popcount(hit);
+    }
   }
+  return n;
 }
 #pragma GCC diagnostic pop
 #endif
@@ -354,16 +373,16 @@ ScanPath& current_scan_path() noexcept {
   return path;
 }
 
-void scan_splits(const std::uint32_t* pairs, const std::uint32_t* word5, std::int32_t kt,
-                 std::int32_t need, std::uint64_t* bits) {
+int scan_splits(const std::uint32_t* pairs, const std::uint32_t* word5, std::int32_t kt,
+                std::int32_t need, std::uint32_t* out) {
 #if defined(__x86_64__) && defined(__GNUC__)
   switch (current_scan_path()) {
-    case ScanPath::kAvx512: return scan_avx512(pairs, word5, kt, need, bits);
-    case ScanPath::kAvx2: return scan_avx2(pairs, word5, kt, need, bits);
+    case ScanPath::kAvx512: return scan_avx512(pairs, word5, kt, need, out);
+    case ScanPath::kAvx2: return scan_avx2(pairs, word5, kt, need, out);
     default: break;
   }
 #endif
-  scan_scalar(pairs, word5, kt, need, bits);
+  return scan_scalar(pairs, word5, kt, need, out);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -822,13 +841,11 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     for (const std::uint16_t i : order) {
       const float lt = lin_top[i];
       if (lt + best_mid + best_bot < floor_score) continue;
-      std::uint64_t bits[2];
-      scan_splits(s.packed[i].data(), word5.data(), t.key3[i], grid_need(floor_score - lt), bits);
-      for (std::size_t w = 0; w < 2; ++w)
-      for (std::uint64_t m = bits[w]; m; m &= m - 1) {
-        const auto& xy = s.fives[i][w * 64 + static_cast<std::size_t>(__builtin_ctzll(m))];
-        const bool x_low = t.key5[xy[0]] <= t.key5[xy[1]];
-        const std::uint16_t middle = x_low ? xy[0] : xy[1], bottom = x_low ? xy[1] : xy[0];
+      std::uint32_t marked[128];
+      const int n_marked = scan_splits(s.packed[i].data(), word5.data(), t.key3[i], grid_need(floor_score - lt), marked);
+      for (int mi = 0; mi < n_marked; ++mi) {
+        const auto middle = static_cast<std::uint16_t>(marked[mi] & 0xFFFF);
+        const auto bottom = static_cast<std::uint16_t>(marked[mi] >> 16);
         const float lin = lt + lin_mid[middle] + lin_bot[bottom];
         if (lin < floor_score) continue;  // marked by the bound only, or the floor has risen
         pool[pooled++] = {lin, i, middle, bottom};
