@@ -226,110 +226,6 @@ class TopK {
   std::vector<Candidate> items_;
 };
 
-// For one top row's 128 (padded) splits: split j is marked when it is valid (both fives at
-// least as strong as the top row) and may be worth `need`; the marked splits are listed in
-// order as middle | bottom << 16. Each five has a
-// word: its row key in bits 16..30, its value as the middle row in bits 8..15 and as the
-// bottom row in bits 0..7, each rounded up to a fixed-point grid. The split's weaker five
-// (by key; the first on a tie) is its middle row, so the middle value of one word plus the
-// bottom value of the other bounds the split's value from above, within two grid steps.
-// Indexed by five number, with a sentinel at kNumFives (key 0: never valid). The vector
-// versions do 8 or 16 splits a step; the scalar one is the reference and the fallback.
-// Callers compute the exact value of the few splits marked.
-inline std::int32_t split_grid_value(std::uint32_t wx, std::uint32_t wy) {
-  const bool x_middle = (wx >> 16) <= (wy >> 16);
-  const std::uint32_t middle = x_middle ? wx : wy, bottom = x_middle ? wy : wx;
-  return static_cast<std::int32_t>(((middle >> 8) & 0xFF) + (bottom & 0xFF));
-}
-
-// A split as middle | bottom << 16 (five numbers): its pair, the halves swapped when the
-// second five is the weaker.
-inline std::uint32_t oriented(std::uint32_t pair, const std::uint32_t* word5) {
-  const bool y_middle = (word5[pair & 0xFFFF] >> 16) > (word5[pair >> 16] >> 16);
-  return y_middle ? pair >> 16 | pair << 16 : pair;
-}
-
-// The marked splits of a top row, in pair order, into `out` (room for 128); their number.
-int scan_scalar(const std::uint32_t* pairs, const std::uint32_t* word5, std::int32_t kt,
-                std::int32_t need, std::uint32_t* out) {
-  int n = 0;
-  for (std::size_t j = 0; j < 128; ++j) {
-    const std::uint32_t wx = word5[pairs[j] & 0xFFFF], wy = word5[pairs[j] >> 16];
-    const auto kx = static_cast<std::int32_t>(wx >> 16), ky = static_cast<std::int32_t>(wy >> 16);
-    if (std::min(kx, ky) >= kt && split_grid_value(wx, wy) >= need) out[n++] = oriented(pairs[j], word5);
-  }
-  return n;
-}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx2"))) int scan_avx2(const std::uint32_t* pairs,
-                                               const std::uint32_t* word5, std::int32_t kt,
-                                               std::int32_t need, std::uint32_t* out) {
-  std::uint64_t bits[2];
-  const auto* words = reinterpret_cast<const int*>(word5);
-  const __m256i low16 = _mm256_set1_epi32(0xFFFF);
-  const __m256i low8 = _mm256_set1_epi32(0xFF);
-  const __m256i below_kt = _mm256_set1_epi32(kt - 1);
-  const __m256i below_need = _mm256_set1_epi32(need - 1);
-  bits[0] = bits[1] = 0;
-  for (std::size_t b = 0; b < 16; ++b) {
-    const __m256i p = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pairs + 8 * b));
-    const __m256i wx = _mm256_i32gather_epi32(words, _mm256_and_si256(p, low16), 4);
-    const __m256i wy = _mm256_i32gather_epi32(words, _mm256_srli_epi32(p, 16), 4);
-    const __m256i kx = _mm256_srli_epi32(wx, 16), ky = _mm256_srli_epi32(wy, 16);
-    // y is the middle row where its key is below x's: take the words the other way round.
-    const __m256i y_middle = _mm256_cmpgt_epi32(kx, ky);
-    const __m256i middle = _mm256_blendv_epi8(wx, wy, y_middle);
-    const __m256i bottom = _mm256_blendv_epi8(wy, wx, y_middle);
-    const __m256i value = _mm256_add_epi32(_mm256_and_si256(_mm256_srli_epi32(middle, 8), low8),
-                                           _mm256_and_si256(bottom, low8));
-    const __m256i hit = _mm256_and_si256(_mm256_cmpgt_epi32(_mm256_min_epi32(kx, ky), below_kt),
-                                         _mm256_cmpgt_epi32(value, below_need));
-    bits[b >> 3] |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(hit)))) << (8 * (b & 7));
-  }
-  int n = 0;
-  for (std::size_t w = 0; w < 2; ++w)
-    for (std::uint64_t m = bits[w]; m; m &= m - 1)
-      out[n++] = oriented(pairs[w * 64 + static_cast<std::size_t>(__builtin_ctzll(m))], word5);
-  return n;
-}
-
-// Sixteen splits a step, the comparisons straight into mask registers. (GCC 12 warns about
-// its own AVX-512 headers' _mm512_undefined_* idiom once inlined: not this code's values.)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-__attribute__((target("avx512f,avx512bw"))) int scan_avx512(const std::uint32_t* pairs,
-                                                             const std::uint32_t* word5,
-                                                             std::int32_t kt, std::int32_t need,
-                                                             std::uint32_t* out) {
-  const __m512i low16 = _mm512_set1_epi32(0xFFFF);
-  const __m512i low8 = _mm512_set1_epi32(0xFF);
-  const __m512i kt_v = _mm512_set1_epi32(kt);
-  const __m512i need_v = _mm512_set1_epi32(need);
-  int n = 0;
-  for (std::size_t b = 0; b < 8; ++b) {
-    const __m512i p = _mm512_loadu_si512(pairs + 16 * b);
-    const __m512i wx = _mm512_i32gather_epi32(_mm512_and_si512(p, low16), word5, 4);
-    const __m512i wy = _mm512_i32gather_epi32(_mm512_srli_epi32(p, 16), word5, 4);
-    const __m512i kx = _mm512_srli_epi32(wx, 16), ky = _mm512_srli_epi32(wy, 16);
-    const __mmask16 y_middle = _mm512_cmpgt_epi32_mask(kx, ky);
-    const __m512i middle = _mm512_mask_blend_epi32(y_middle, wx, wy);
-    const __m512i bottom = _mm512_mask_blend_epi32(y_middle, wy, wx);
-    const __m512i value = _mm512_add_epi32(_mm512_and_si512(_mm512_srli_epi32(middle, 8), low8),
-                                           _mm512_and_si512(bottom, low8));
-    const __mmask16 valid = _mm512_cmpge_epi32_mask(_mm512_min_epi32(kx, ky), kt_v);
-    const __mmask16 hit = _mm512_mask_cmpge_epi32_mask(valid, value, need_v);
-    if (hit) {  // rare: a few hundred of a hand's 36,036 splits
-      _mm512_mask_compressstoreu_epi32(out + n, hit, _mm512_mask_blend_epi32(y_middle, p, _mm512_rol_epi32(p, 16)));
-      n += __builtin_popcount(hit);
-    }
-  }
-  return n;
-}
-#pragma GCC diagnostic pop
-#endif
-
 // How many of a top row's splits are valid, counting a split whose fives tie twice (both
 // ways round are valid then). Same layout as SplitScan, keys only.
 int count_scalar(const std::uint32_t* pairs, const std::int32_t* key5, std::int32_t kt) {
@@ -373,17 +269,39 @@ ScanPath& current_scan_path() noexcept {
   return path;
 }
 
-int scan_splits(const std::uint32_t* pairs, const std::uint32_t* word5, std::int32_t kt,
-                std::int32_t need, std::uint32_t* out) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  switch (current_scan_path()) {
-    case ScanPath::kAvx512: return scan_avx512(pairs, word5, kt, need, out);
-    case ScanPath::kAvx2: return scan_avx2(pairs, word5, kt, need, out);
-    default: break;
+// The ev search's splits by bottom row: for each five, the 56 ways to divide the other
+// eight positions into a top row and a middle row, as top | middle << 9 | flag << 20, where
+// the flag says the middle row holds the lowest position of the two fives (the split's
+// first five: on equal keys, the first five is the middle row). Padded to 64 (the padding
+// is never read as a split).
+struct BottomSplits {
+  std::vector<std::array<std::uint32_t, 64>> rows;
+  BottomSplits() : rows(kNumFives) {
+    const Splits& s = splits();
+    std::vector<std::uint16_t> three_number(8192), five_number(8192);
+    for (std::size_t i = 0; i < kNumThrees; ++i) three_number[s.three_mask[i]] = static_cast<std::uint16_t>(i);
+    for (std::size_t i = 0; i < kNumFives; ++i) five_number[s.five_mask[i]] = static_cast<std::uint16_t>(i);
+    for (std::size_t b = 0; b < kNumFives; ++b) {
+      const unsigned bottom = s.five_mask[b], rest = kAll13 ^ bottom;
+      std::size_t j = 0;
+      for (unsigned x = rest; x; x = (x - 1) & rest) {
+        if (__builtin_popcount(x) != 3) continue;
+        const unsigned middle = rest ^ x, both = middle | bottom;
+        const std::uint32_t first = (both & (~both + 1)) & middle ? 1u : 0u;
+        rows[b][j++] = three_number[x] | static_cast<std::uint32_t>(five_number[middle]) << 9 | first << 20;
+      }
+      for (; j < 64; ++j) rows[b][j] = 0;
+    }
   }
-#endif
-  return scan_scalar(pairs, word5, kt, need, out);
+};
+const BottomSplits& bottom_splits() {
+  static const BottomSplits b;
+  return b;
 }
+
+constexpr std::size_t kNumFivesPadded = 1296;  // whole steps of 16
+constexpr std::size_t kSplitsPerBottom = 56;   // C(8, 3)
+constexpr float kBandWidth = 0.5f;  // points: the ev search's bands of bottom rows
 
 #if defined(__x86_64__) && defined(__GNUC__)
 // build_tables() sixteen subsets a step (the AVX-512 scan path). Per hand, five 16-entry
@@ -533,58 +451,98 @@ void build_tables_avx512(const int* cards13, const Rules& rules, bool with_units
                     t.key5.data(), t.strength5.data(), t.units5.data());
 }
 // The ev search's per-five values from a prepared model, sixteen fives a step (the
-// AVX-512 path): each five's value as the middle and as the bottom row, and the largest
-// and smallest of them (`extremes`: best middle, best bottom, lowest, highest). The same
-// loads and float operations as the scalar loop in arrange(), so the same numbers.
+// AVX-512 path): each five's value as the middle and as the bottom row. The same loads as
+// the scalar loop in arrange(), so the same numbers.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 __attribute__((target("avx512f,avx512bw"))) void five_values_avx512(const RowKey* key5, const float* prepared,
-                                                                     float* lin_mid, float* lin_bot,
-                                                                     float* extremes) {
-  __m512 best_mid = _mm512_set1_ps(-HUGE_VALF), best_bot = best_mid, high = best_mid;
-  __m512 low = _mm512_set1_ps(HUGE_VALF);
+                                                                     float* lin_mid, float* lin_bot) {
   for (std::size_t i = 0; i < kNumFives; i += 16) {
     const auto lanes = static_cast<__mmask16>(kNumFives - i >= 16 ? 0xFFFF : (1u << (kNumFives - i)) - 1);
     const __m512i key = _mm512_cvtepu16_epi32(
         _mm512_castsi512_si256(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(lanes), key5 + i)));
     const __m512i at = _mm512_add_epi32(_mm512_slli_epi32(key, 1), key);  // key * 3
-    const __m512 mid = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), lanes,
-                                                _mm512_add_epi32(at, _mm512_set1_epi32(kMiddle)), prepared, 4);
-    const __m512 bot = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), lanes,
-                                                _mm512_add_epi32(at, _mm512_set1_epi32(kBottom)), prepared, 4);
-    _mm512_mask_storeu_ps(lin_mid + i, lanes, mid);
-    _mm512_mask_storeu_ps(lin_bot + i, lanes, bot);
-    best_mid = _mm512_mask_max_ps(best_mid, lanes, best_mid, mid);
-    best_bot = _mm512_mask_max_ps(best_bot, lanes, best_bot, bot);
-    low = _mm512_mask_min_ps(low, lanes, low, _mm512_min_ps(mid, bot));
-    high = _mm512_mask_max_ps(high, lanes, high, _mm512_max_ps(mid, bot));
+    _mm512_mask_storeu_ps(lin_mid + i, lanes,
+                          _mm512_mask_i32gather_ps(_mm512_setzero_ps(), lanes,
+                                                   _mm512_add_epi32(at, _mm512_set1_epi32(kMiddle)), prepared, 4));
+    _mm512_mask_storeu_ps(lin_bot + i, lanes,
+                          _mm512_mask_i32gather_ps(_mm512_setzero_ps(), lanes,
+                                                   _mm512_add_epi32(at, _mm512_set1_epi32(kBottom)), prepared, 4));
   }
-  extremes[0] = _mm512_reduce_max_ps(best_mid);
-  extremes[1] = _mm512_reduce_max_ps(best_bot);
-  extremes[2] = _mm512_reduce_min_ps(low);
-  extremes[3] = _mm512_reduce_max_ps(high);
 }
 
-// The scan's words (see arrange()), sixteen fives a step.
-__attribute__((target("avx512f,avx512bw"))) void five_words_avx512(const RowKey* key5, const float* lin_mid,
-                                                                    const float* lin_bot, float low,
-                                                                    float scale, std::uint32_t* word5) {
-  const __m512 low_v = _mm512_set1_ps(low), scale_v = _mm512_set1_ps(scale);
-  const __m512i one = _mm512_set1_epi32(1), top = _mm512_set1_epi32(255);
-  for (std::size_t i = 0; i < kNumFives; i += 16) {
+// One bottom row's splits (see BottomSplits) worth at least `floor`, into `found` (top |
+// middle << 16) and `value`, in row order; their number. Sixteen splits a step: the
+// middle's and the top's keys gathered first (16-bit keys read as 32-bit words, the upper
+// half dropped), their values only for the valid lanes.
+__attribute__((target("avx512f,avx512bw"))) int bottom_scan_avx512(
+    const std::uint32_t* row, const RowKey* key3, const RowKey* key5, const float* lin_top,
+    const float* lin_mid, RowKey bottom_key, float bottom_value, float floor, std::uint32_t* found,
+    float* value) {
+  const __m512i kb = _mm512_set1_epi32(bottom_key);
+  const __m512 lb = _mm512_set1_ps(bottom_value), fl = _mm512_set1_ps(floor);
+  const __m512i three_bits = _mm512_set1_epi32(0x1FF), five_bits = _mm512_set1_epi32(0x7FF);
+  const __m512i low16 = _mm512_set1_epi32(0xFFFF), flag = _mm512_set1_epi32(1 << 20);
+  int n = 0;
+  for (std::size_t j = 0; j < 64; j += 16) {
+    const auto lanes = static_cast<__mmask16>(j + 16 <= kSplitsPerBottom ? 0xFFFF : (1u << (kSplitsPerBottom - j)) - 1);
+    const __m512i w = _mm512_loadu_si512(row + j);
+    const __m512i top = _mm512_and_si512(w, three_bits);
+    const __m512i middle = _mm512_and_si512(_mm512_srli_epi32(w, 9), five_bits);
+    const __m512i km = _mm512_and_si512(
+        _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), lanes, middle, key5, 2), low16);
+    const __m512i kt = _mm512_and_si512(
+        _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), lanes, top, key3, 2), low16);
+    const __mmask16 below = _mm512_mask_cmplt_epi32_mask(lanes, km, kb);
+    const __mmask16 tied = _mm512_mask_cmpeq_epi32_mask(_mm512_mask_test_epi32_mask(lanes, w, flag), km, kb);
+    const __mmask16 valid = _mm512_mask_cmpge_epi32_mask(static_cast<__mmask16>(below | tied), km, kt);
+    if (!valid) continue;
+    const __m512 lt = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), valid, top, lin_top, 4);
+    const __m512 lm = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), valid, middle, lin_mid, 4);
+    const __m512 lin = _mm512_add_ps(_mm512_add_ps(lt, lm), lb);
+    const __mmask16 hit = _mm512_mask_cmp_ps_mask(valid, lin, fl, _CMP_GE_OQ);
+    if (!hit) continue;
+    _mm512_mask_compressstoreu_epi32(found + n, hit, _mm512_or_si512(top, _mm512_slli_epi32(middle, 16)));
+    _mm512_mask_compressstoreu_ps(value + n, hit, lin);
+    n += __builtin_popcount(hit);
+  }
+  return n;
+}
+
+// Each bottom's bound: upto[its key's bucket] + its bottom value (see arrange()); the
+// padding past the last five gets -inf. Returns the largest.
+__attribute__((target("avx512f,avx512bw"))) float bottom_bounds_avx512(const RowKey* key5,
+                                                                      const float* lin_bot,
+                                                                      const float* upto, float* bound) {
+  __m512 best = _mm512_set1_ps(-HUGE_VALF);
+  for (std::size_t i = 0; i < kNumFivesPadded; i += 16) {
     const auto lanes = static_cast<__mmask16>(kNumFives - i >= 16 ? 0xFFFF : (1u << (kNumFives - i)) - 1);
     const __m512i key = _mm512_cvtepu16_epi32(
         _mm512_castsi512_si256(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(lanes), key5 + i)));
-    const __m512 mid = _mm512_maskz_loadu_ps(lanes, lin_mid + i);
-    const __m512 bot = _mm512_maskz_loadu_ps(lanes, lin_bot + i);
-    const __m512i gm = _mm512_min_epu32(
-        _mm512_add_epi32(_mm512_cvttps_epu32(_mm512_mul_ps(_mm512_sub_ps(mid, low_v), scale_v)), one), top);
-    const __m512i gb = _mm512_min_epu32(
-        _mm512_add_epi32(_mm512_cvttps_epu32(_mm512_mul_ps(_mm512_sub_ps(bot, low_v), scale_v)), one), top);
-    _mm512_mask_storeu_epi32(word5 + i, lanes,
-                             _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi32(key, 16), _mm512_slli_epi32(gm, 8)), gb));
+    const __m512 u = _mm512_mask_i32gather_ps(_mm512_set1_ps(-HUGE_VALF), lanes, _mm512_srli_epi32(key, 8), upto, 4);
+    const __m512 v = _mm512_mask_add_ps(_mm512_set1_ps(-HUGE_VALF), lanes, u, _mm512_maskz_loadu_ps(lanes, lin_bot + i));
+    _mm512_store_ps(bound + i, v);
+    best = _mm512_max_ps(best, v);
   }
+  return _mm512_reduce_max_ps(best);
+}
+
+// The bottoms whose bounds are in [lower, upper), in order, into `out`; their number.
+__attribute__((target("avx512f,avx512bw"))) int bottoms_between_avx512(const float* bound, float lower,
+                                                                        float upper, std::uint32_t* out) {
+  const __m512 lo = _mm512_set1_ps(lower), hi = _mm512_set1_ps(upper);
+  __m512i index = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512i step = _mm512_set1_epi32(16);
+  int n = 0;
+  for (std::size_t i = 0; i < kNumFivesPadded; i += 16, index = _mm512_add_epi32(index, step)) {
+    const __m512 v = _mm512_load_ps(bound + i);
+    const __mmask16 in = _mm512_mask_cmp_ps_mask(_mm512_cmp_ps_mask(v, lo, _CMP_GE_OQ), v, hi, _CMP_LT_OQ);
+    if (!in) continue;
+    _mm512_mask_compressstoreu_epi32(out + n, in, index);
+    n += __builtin_popcount(in);
+  }
+  return n;
 }
 #pragma GCC diagnostic pop
 #endif
@@ -606,13 +564,67 @@ int count_splits(const std::uint32_t* pairs, const std::int32_t* key5, std::int3
 }
 
 
-// Moves the best `keep` of n candidates to the front; returns the lowest score kept.
-float keep_best(Candidate* c, std::size_t n, std::size_t keep) {
-  std::nth_element(c, c + keep - 1, c + n,
-                   [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
-  double lowest = c[0].score;
-  for (std::size_t i = 1; i < keep; ++i) lowest = std::min(lowest, c[i].score);
-  return static_cast<float>(lowest);
+int bottom_scan_scalar(const std::uint32_t* row, const RowKey* key3, const RowKey* key5,
+                       const float* lin_top, const float* lin_mid, RowKey bottom_key,
+                       float bottom_value, float floor, std::uint32_t* found, float* value) {
+  int n = 0;
+  for (std::size_t j = 0; j < kSplitsPerBottom; ++j) {
+    const std::uint32_t w = row[j];
+    const std::uint32_t top = w & 0x1FF, middle = (w >> 9) & 0x7FF;
+    const RowKey km = key5[middle];
+    if (km > bottom_key || (km == bottom_key && !(w >> 20 & 1)) || km < key3[top]) continue;
+    const float lin = lin_top[top] + lin_mid[middle] + bottom_value;
+    if (!(lin >= floor)) continue;
+    found[n] = top | middle << 16;
+    value[n++] = lin;
+  }
+  return n;
+}
+
+int bottom_scan(const std::uint32_t* row, const RowKey* key3, const RowKey* key5,
+                const float* lin_top, const float* lin_mid, RowKey bottom_key, float bottom_value,
+                float floor, std::uint32_t* found, float* value) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (current_scan_path() == ScanPath::kAvx512)
+    return bottom_scan_avx512(row, key3, key5, lin_top, lin_mid, bottom_key, bottom_value, floor, found, value);
+#endif
+  return bottom_scan_scalar(row, key3, key5, lin_top, lin_mid, bottom_key, bottom_value, floor, found, value);
+}
+
+float bottom_bounds(const RowKey* key5, const float* lin_bot, const float* upto, float* bound) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (current_scan_path() == ScanPath::kAvx512) return bottom_bounds_avx512(key5, lin_bot, upto, bound);
+#endif
+  float best = -HUGE_VALF;
+  for (std::size_t i = 0; i < kNumFivesPadded; ++i) {
+    bound[i] = i < kNumFives ? upto[key5[i] >> 8] + lin_bot[i] : -HUGE_VALF;
+    best = std::max(best, bound[i]);
+  }
+  return best;
+}
+
+int bottoms_between(const float* bound, float lower, float upper, std::uint32_t* out) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (current_scan_path() == ScanPath::kAvx512) return bottoms_between_avx512(bound, lower, upper, out);
+#endif
+  int n = 0;
+  for (std::size_t i = 0; i < kNumFivesPadded; ++i)
+    if (bound[i] >= lower && bound[i] < upper) out[n++] = static_cast<std::uint32_t>(i);
+  return n;
+}
+
+// The candidates' order: higher value first, then by subset numbers (so that which of
+// several equal values is kept does not depend on the order they were found in).
+bool candidate_before(const Candidate& a, const Candidate& b) {
+  if (a.score != b.score) return a.score > b.score;
+  if (a.top != b.top) return a.top < b.top;
+  if (a.middle != b.middle) return a.middle < b.middle;
+  return a.bottom < b.bottom;
+}
+
+// Moves the first `keep` of n candidates (candidate_before) to the front.
+void keep_best(Candidate* c, std::size_t n, std::size_t keep) {
+  std::nth_element(c, c + keep - 1, c + n, candidate_before);
 }
 
 }  // namespace
@@ -755,12 +767,13 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     }
   } else {
     // Phase 1: a linear score per split (each row's expected points on its own) keeps
-    // the best candidates; phase 2 ranks those by the full expected points. A top row is
-    // skipped when even the best middle and bottom values cannot lift it to the floor.
-    // At least 32, more when more arrangements are asked for (deep's candidates).
+    // the best candidates; phase 2 ranks those by the full expected points. Phase 1 goes
+    // through the splits by bottom row, best bound first, and stops at the first bottom
+    // row whose bound is below the floor (about 115 of the 1,287 in a typical hand).
+    // At least 32 candidates, more when more arrangements are asked for (deep's).
     const auto candidates = static_cast<std::size_t>(std::clamp(k, 32, kMaxEvCandidates));
     std::array<float, kNumThrees> lin_top;
-    std::array<float, kNumFives + 1> lin_mid, lin_bot;  // + the sentinel
+    std::array<float, kNumFives> lin_mid, lin_bot;
     auto row_value = [&](RowKey key, poker::Strength st, int pos) {
       // bonus_value(), inline: the royal flush column first, then the category's.
       const auto& row = rules.bonus[static_cast<std::size_t>(pos)];
@@ -774,22 +787,13 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     for (std::size_t i = 0; i < kNumThrees; ++i)
       lin_top[i] = prepared ? prepared[static_cast<std::size_t>(t.key3[i]) * 3]
                             : row_value(t.key3[i], t.strength3[i], kTop);
-    float best_mid = -HUGE_VALF, best_bot = -HUGE_VALF;
-    float low = HUGE_VALF, high = -HUGE_VALF;
 #if defined(__x86_64__) && defined(__GNUC__)
-    const bool vector = prepared != nullptr && current_scan_path() == ScanPath::kAvx512;
-    if (vector) {
-      float extremes[4];
-      five_values_avx512(t.key5.data(), prepared, lin_mid.data(), lin_bot.data(), extremes);
-      best_mid = extremes[0];
-      best_bot = extremes[1];
-      low = extremes[2];
-      high = extremes[3];
-    }
+    const bool vector = current_scan_path() == ScanPath::kAvx512;
+    if (vector && prepared) five_values_avx512(t.key5.data(), prepared, lin_mid.data(), lin_bot.data());
 #else
     constexpr bool vector = false;
 #endif
-    for (std::size_t i = 0; i < (vector ? 0 : kNumFives); ++i) {
+    for (std::size_t i = 0; i < (vector && prepared ? 0 : kNumFives); ++i) {
       if (prepared) {
         const float* row = prepared + static_cast<std::size_t>(t.key5[i]) * 3;
         lin_mid[i] = row[kMiddle];
@@ -798,67 +802,92 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
         lin_mid[i] = row_value(t.key5[i], t.strength5[i], kMiddle);
         lin_bot[i] = row_value(t.key5[i], t.strength5[i], kBottom);
       }
-      best_mid = std::max(best_mid, lin_mid[i]);
-      best_bot = std::max(best_bot, lin_bot[i]);
-      low = std::min(low, std::min(lin_mid[i], lin_bot[i]));
-      high = std::max(high, std::max(lin_mid[i], lin_bot[i]));
     }
-    lin_mid[kNumFives] = lin_bot[kNumFives] = 0;
-    // The scan's words: key << 16 | middle value << 8 | bottom value, the values on a grid
-    // of 254 steps from `low` to `high`, rounded up (truncated, plus one step: no call to
-    // ceil, and a float sum that rounds up cannot pass the bound).
-    const float scale = 254.0f / std::max(high - low, 1e-6f);
-    std::array<std::uint32_t, kNumFives + 1> word5;
-#if defined(__x86_64__) && defined(__GNUC__)
-    if (vector) five_words_avx512(t.key5.data(), lin_mid.data(), lin_bot.data(), low, scale, word5.data());
-#endif
-    for (std::size_t i = 0; i < (vector ? 0 : kNumFives); ++i) {
-      const auto gm = static_cast<std::uint32_t>((lin_mid[i] - low) * scale) + 1;
-      const auto gb = static_cast<std::uint32_t>((lin_bot[i] - low) * scale) + 1;
-      word5[i] = static_cast<std::uint32_t>(t.key5[i]) << 16 | std::min(gm, 255u) << 8 |
-                 std::min(gb, 255u);
+    // Bottom rows, best bound first. A split's middle and top rows are no stronger than its
+    // bottom row, so its value is at most the bottom's value plus the best middle value and
+    // the best top value among this hand's rows with keys up to the bottom's (taken over
+    // key buckets of 256: a little more, never less). Summed in the order the splits' own
+    // values are, so float rounding cannot put a split above its bottom's bound.
+    constexpr int kBucketShift = 8;
+    constexpr std::size_t kBuckets = (kNumRowKeys >> kBucketShift) + 1;
+    // Four copies, filled in turn, so that updates of one bucket do not wait on each other.
+    std::array<std::array<float, kBuckets>, 4> mid_upto, top_upto;
+    for (auto& a : mid_upto) a.fill(-HUGE_VALF);
+    for (auto& a : top_upto) a.fill(-HUGE_VALF);
+    for (std::size_t i = 0; i < kNumFives; ++i) {
+      float& m = mid_upto[i & 3][t.key5[i] >> kBucketShift];
+      m = std::max(m, lin_mid[i]);
     }
-    word5[kNumFives] = 0;
-    // The grid value a split's two words must reach to be worth `need` (rounded down).
-    auto grid_need = [&](float need) {
-      const double g = (static_cast<double>(need) - 2.0 * static_cast<double>(low)) * scale;
-      if (!(g > -1.0)) return std::int32_t{-1};  // any split (and the floor's -inf)
-      return static_cast<std::int32_t>(std::min(g, 1e6));  // >= 0 here: truncation floors
-    };
-    // The 32 best top rows first, best first, so the floor rises early; the rest in any
-    // order (fully sorting all 286 costs more than it saves).
-    std::array<std::uint16_t, kNumThrees> order;
-    for (std::size_t i = 0; i < kNumThrees; ++i) order[i] = static_cast<std::uint16_t>(i);
-    auto by_value = [&](std::uint16_t a, std::uint16_t b) { return lin_top[a] > lin_top[b]; };
-    constexpr std::ptrdiff_t kFirst = 32;
-    std::nth_element(order.begin(), order.begin() + kFirst, order.end(), by_value);
-    std::sort(order.begin(), order.begin() + kFirst, by_value);
-    // Candidates above the floor gather in a buffer; when it fills, the best `candidates`
-    // are kept and the floor rises to the worst of them.
+    for (std::size_t i = 0; i < kNumThrees; ++i) {
+      float& m = top_upto[i & 3][t.key3[i] >> kBucketShift];
+      m = std::max(m, lin_top[i]);
+    }
+    alignas(64) std::array<float, kBuckets> upto;  // best top value + best middle value
+    float best_mid = -HUGE_VALF, best_top = -HUGE_VALF;
+    for (std::size_t q = 0; q < kBuckets; ++q) {
+      best_mid = std::max({best_mid, mid_upto[0][q], mid_upto[1][q], mid_upto[2][q], mid_upto[3][q]});
+      best_top = std::max({best_top, top_upto[0][q], top_upto[1][q], top_upto[2][q], top_upto[3][q]});
+      upto[q] = best_top + best_mid;
+    }
+    alignas(64) std::array<float, kNumFivesPadded> bound;
+    const float top_bound = bottom_bounds(t.key5.data(), lin_bot.data(), upto.data(), bound.data());
+    // Splits worth at least the floor (the `candidates`-th best value found so far, kept in
+    // a min-heap) gather in a buffer; when it fills, the best `candidates` are kept.
     std::array<Candidate, 2 * kMaxEvCandidates> pool;
     std::size_t pooled = 0;
+    std::array<float, kMaxEvCandidates> heap;
+    std::size_t heaped = 0;
     float floor_score = -HUGE_VALF;
-    for (const std::uint16_t i : order) {
-      const float lt = lin_top[i];
-      if (lt + best_mid + best_bot < floor_score) continue;
-      std::uint32_t marked[128];
-      const int n_marked = scan_splits(s.packed[i].data(), word5.data(), t.key3[i], grid_need(floor_score - lt), marked);
-      for (int mi = 0; mi < n_marked; ++mi) {
-        const auto middle = static_cast<std::uint16_t>(marked[mi] & 0xFFFF);
-        const auto bottom = static_cast<std::uint16_t>(marked[mi] >> 16);
-        const float lin = lt + lin_mid[middle] + lin_bot[bottom];
-        if (lin < floor_score) continue;  // marked by the bound only, or the floor has risen
-        pool[pooled++] = {lin, i, middle, bottom};
+    const BottomSplits& bs = bottom_splits();
+    // Each split of one bottom row worth at least the floor goes to the pool, and raises
+    // the floor once `candidates` values are known.
+    auto search_bottom = [&](std::uint16_t b) {
+      std::uint32_t found[64];
+      float value[64];
+      const int n_found = bottom_scan(bs.rows[b].data(), t.key3.data(), t.key5.data(), lin_top.data(),
+                                      lin_mid.data(), t.key5[b], lin_bot[b], floor_score, found, value);
+      for (int fi = 0; fi < n_found; ++fi) {
+        const float lin = value[fi];
+        if (lin < floor_score) continue;  // the floor has risen since the scan
+        pool[pooled++] = {lin, static_cast<std::uint16_t>(found[fi] & 0xFFFF),
+                          static_cast<std::uint16_t>(found[fi] >> 16), b};
         if (pooled == pool.size()) {
-          floor_score = keep_best(pool.data(), pooled, candidates);
+          keep_best(pool.data(), pooled, candidates);
           pooled = candidates;
         }
+        if (heaped < candidates) {
+          heap[heaped++] = lin;
+          std::push_heap(heap.begin(), heap.begin() + static_cast<std::ptrdiff_t>(heaped), std::greater<float>());
+        } else if (lin > heap[0]) {
+          std::pop_heap(heap.begin(), heap.begin() + static_cast<std::ptrdiff_t>(heaped), std::greater<float>());
+          heap[heaped - 1] = lin;
+          std::push_heap(heap.begin(), heap.begin() + static_cast<std::ptrdiff_t>(heaped), std::greater<float>());
+        }
+        if (heaped == candidates) floor_score = heap[0];
       }
+    };
+    // Bottoms in bands of kBandWidth points below the best bound, band by band, until a
+    // band's upper edge is at or below the floor (every later bound is lower still); the
+    // last band takes what is more than 8 points below.
+    alignas(64) std::array<std::uint32_t, kNumFivesPadded> in_band;
+    float upper = HUGE_VALF;
+    for (int band = 1; upper > floor_score; ++band) {
+      const float lower = static_cast<float>(band) * kBandWidth <= 8.0f ? top_bound - static_cast<float>(band) * kBandWidth : -HUGE_VALF;
+      const int n = bottoms_between(bound.data(), std::max(lower, floor_score), upper, in_band.data());
+      for (int at = 0; at < n; ++at) {
+        const auto b = static_cast<std::uint16_t>(in_band[static_cast<std::size_t>(at)]);
+        if (bound[b] >= floor_score) search_bottom(b);
+      }
+      if (lower == -HUGE_VALF) break;
+      upper = lower;
     }
     if (pooled > candidates) {
       keep_best(pool.data(), pooled, candidates);
       pooled = candidates;
     }
+    // Ranked in the candidates' own order (value, then subset numbers), so that ties are
+    // broken the same way whatever order the search found them in.
+    std::sort(pool.begin(), pool.begin() + static_cast<std::ptrdiff_t>(pooled), candidate_before);
     for (std::size_t ci = 0; ci < pooled; ++ci) {
       const Candidate& c = pool[ci];
       float p[3], tie[3], lv[3];
