@@ -260,6 +260,28 @@ int main() {
       exact += a.score >= best - 1e-6;
     }
     CHECK(exact >= ev_hands - 2);
+    // The answer is the same cards in the same rows whatever order the hand is given in:
+    // equal values are ordered by the sorted hand's subsets, not by the search's order.
+    for (int h = 0; h < (short_run ? 10 : 100); ++h) {
+      std::shuffle(deck.begin(), deck.end(), rng);
+      std::vector<int> hand(deck.begin(), deck.begin() + 13), shuffled = hand;
+      std::shuffle(shuffled.begin(), shuffled.end(), rng);
+      const auto a = arrange(hand.data(), ev_rules, Strategy::kEv, 3, &model);
+      const auto b = arrange(shuffled.data(), ev_rules, Strategy::kEv, 3, &model);
+      CHECK_EQ(a.size(), b.size());
+      auto cards = [](const std::vector<int>& from, const auto& idx) {
+        std::vector<int> c;
+        for (const auto i : idx) c.push_back(from[i]);
+        std::sort(c.begin(), c.end());
+        return c;
+      };
+      for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+        CHECK(a[i].score == b[i].score);
+        CHECK(cards(hand, a[i].split.top) == cards(shuffled, b[i].split.top));
+        CHECK(cards(hand, a[i].split.middle) == cards(shuffled, b[i].split.middle));
+        CHECK(cards(hand, a[i].split.bottom) == cards(shuffled, b[i].split.bottom));
+      }
+    }
     // A model prepared for the rules (its linear values precomputed per key) searches
     // exactly as one that is not; one prepared for other rules is not used for these.
     EvModel prepared = model;
