@@ -215,10 +215,13 @@ CAPSA_FAST_AVX512 bool rows_avx512(const std::uint8_t* p, std::size_t n, Out* ou
     const __m512i slot = _mm512_add_epi32(row_offset, _mm512_and_si512(key, low_bits));
     __m512i strength = _mm512_and_si512(
         _mm512_i32gather_epi32(slot, reinterpret_cast<const int*>(values), 2), low16);
+    // Cards per suit (one 16-bit word each): a flush test on the larger of the two, and
+    // their sum per lane (vpmaddwd) for the validation.
+    const __m512i count_lo = _mm512_popcnt_epi16(lo), count_hi = _mm512_popcnt_epi16(hi);
     if constexpr (K >= 5) {
-      const auto flush_lo = static_cast<unsigned>(_mm512_cmpge_epu16_mask(_mm512_popcnt_epi16(lo), five));
-      const auto flush_hi = static_cast<unsigned>(_mm512_cmpge_epu16_mask(_mm512_popcnt_epi16(hi), five));
-      if (__builtin_expect((flush_lo | flush_hi) != 0, 0)) {
+      if (__builtin_expect(_mm512_cmpge_epu16_mask(_mm512_max_epu16(count_lo, count_hi), five) != 0, 0)) {
+        const auto flush_lo = static_cast<unsigned>(_mm512_cmpge_epu16_mask(count_lo, five));
+        const auto flush_hi = static_cast<unsigned>(_mm512_cmpge_epu16_mask(count_hi, five));
         // Lane i's words are bits 2i (suit 0 or 2) and 2i + 1 (suit 1 or 3) of the masks.
         const auto s0 = static_cast<__mmask16>(_pext_u32(flush_lo, 0x55555555u));
         const auto s1 = static_cast<__mmask16>(_pext_u32(flush_lo, 0xAAAAAAAAu));
@@ -236,7 +239,7 @@ CAPSA_FAST_AVX512 bool rows_avx512(const std::uint8_t* p, std::size_t n, Out* ou
       }
     }
     if constexpr (Check) {
-      const __m512i cards = _mm512_add_epi32(_mm512_popcnt_epi32(lo), _mm512_popcnt_epi32(hi));
+      const __m512i cards = _mm512_madd_epi16(_mm512_add_epi16(count_lo, count_hi), _mm512_set1_epi16(1));
       bad = static_cast<__mmask16>(bad | _mm512_cmpneq_epi32_mask(cards, count));
     }
     if constexpr (std::is_same_v<Out, std::int32_t>) {
