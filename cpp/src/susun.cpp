@@ -75,6 +75,9 @@ const Splits& splits() {
 }
 
 // Everything the search reads about one hand, by subset number.
+// The AVX-512 kernels read a key as the 32-bit word at its address and drop the upper
+// half, so each key array is followed by more of this struct (the last key5's word ends in
+// the padding before units3), never by the end of the object.
 struct SubsetTables {
   std::array<RowKey, kNumThrees> key3;
   std::array<RowKey, kNumFives> key5;
@@ -300,6 +303,9 @@ const BottomSplits& bottom_splits() {
 }
 
 constexpr std::size_t kNumFivesPadded = 1296;  // whole steps of 16
+// The ev search's bound groups row keys in buckets of 2^kBucketShift.
+constexpr int kBucketShift = 8;
+constexpr std::size_t kBuckets = (kNumRowKeys >> kBucketShift) + 1;
 constexpr std::size_t kSplitsPerBottom = 56;   // C(8, 3)
 constexpr float kBandWidth = 0.5f;  // points: the ev search's bands of bottom rows
 
@@ -452,7 +458,7 @@ void build_tables_avx512(const int* cards13, const Rules& rules, bool with_units
 }
 // The ev search's per-five values from a prepared model, sixteen fives a step (the
 // AVX-512 path): each five's value as the middle and as the bottom row. The same loads as
-// the scalar loop in arrange(), so the same numbers.
+// five_values()' scalar loop, so the same numbers.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -520,7 +526,7 @@ __attribute__((target("avx512f,avx512bw"))) float bottom_bounds_avx512(const Row
     const auto lanes = static_cast<__mmask16>(kNumFives - i >= 16 ? 0xFFFF : (1u << (kNumFives - i)) - 1);
     const __m512i key = _mm512_cvtepu16_epi32(
         _mm512_castsi512_si256(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(lanes), key5 + i)));
-    const __m512 u = _mm512_mask_i32gather_ps(_mm512_set1_ps(-HUGE_VALF), lanes, _mm512_srli_epi32(key, 8), upto, 4);
+    const __m512 u = _mm512_mask_i32gather_ps(_mm512_set1_ps(-HUGE_VALF), lanes, _mm512_srli_epi32(key, kBucketShift), upto, 4);
     const __m512 v = _mm512_mask_add_ps(_mm512_set1_ps(-HUGE_VALF), lanes, u, _mm512_maskz_loadu_ps(lanes, lin_bot + i));
     _mm512_store_ps(bound + i, v);
     best = _mm512_max_ps(best, v);
@@ -591,13 +597,24 @@ int bottom_scan(const std::uint32_t* row, const RowKey* key3, const RowKey* key5
   return bottom_scan_scalar(row, key3, key5, lin_top, lin_mid, bottom_key, bottom_value, floor, found, value);
 }
 
+void five_values(const RowKey* key5, const float* prepared, float* lin_mid, float* lin_bot) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (current_scan_path() == ScanPath::kAvx512) return five_values_avx512(key5, prepared, lin_mid, lin_bot);
+#endif
+  for (std::size_t i = 0; i < kNumFives; ++i) {
+    const float* row = prepared + static_cast<std::size_t>(key5[i]) * 3;
+    lin_mid[i] = row[kMiddle];
+    lin_bot[i] = row[kBottom];
+  }
+}
+
 float bottom_bounds(const RowKey* key5, const float* lin_bot, const float* upto, float* bound) {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (current_scan_path() == ScanPath::kAvx512) return bottom_bounds_avx512(key5, lin_bot, upto, bound);
 #endif
   float best = -HUGE_VALF;
   for (std::size_t i = 0; i < kNumFivesPadded; ++i) {
-    bound[i] = i < kNumFives ? upto[key5[i] >> 8] + lin_bot[i] : -HUGE_VALF;
+    bound[i] = i < kNumFives ? upto[key5[i] >> kBucketShift] + lin_bot[i] : -HUGE_VALF;
     best = std::max(best, bound[i]);
   }
   return best;
@@ -787,18 +804,10 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     for (std::size_t i = 0; i < kNumThrees; ++i)
       lin_top[i] = prepared ? prepared[static_cast<std::size_t>(t.key3[i]) * 3]
                             : row_value(t.key3[i], t.strength3[i], kTop);
-#if defined(__x86_64__) && defined(__GNUC__)
-    const bool vector = current_scan_path() == ScanPath::kAvx512;
-    if (vector && prepared) five_values_avx512(t.key5.data(), prepared, lin_mid.data(), lin_bot.data());
-#else
-    constexpr bool vector = false;
-#endif
-    for (std::size_t i = 0; i < (vector && prepared ? 0 : kNumFives); ++i) {
-      if (prepared) {
-        const float* row = prepared + static_cast<std::size_t>(t.key5[i]) * 3;
-        lin_mid[i] = row[kMiddle];
-        lin_bot[i] = row[kBottom];
-      } else {
+    if (prepared) {
+      five_values(t.key5.data(), prepared, lin_mid.data(), lin_bot.data());
+    } else {
+      for (std::size_t i = 0; i < kNumFives; ++i) {
         lin_mid[i] = row_value(t.key5[i], t.strength5[i], kMiddle);
         lin_bot[i] = row_value(t.key5[i], t.strength5[i], kBottom);
       }
@@ -808,8 +817,6 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     // the best top value among this hand's rows with keys up to the bottom's (taken over
     // key buckets of 256: a little more, never less). Summed in the order the splits' own
     // values are, so float rounding cannot put a split above its bottom's bound.
-    constexpr int kBucketShift = 8;
-    constexpr std::size_t kBuckets = (kNumRowKeys >> kBucketShift) + 1;
     // Four copies, filled in turn, so that updates of one bucket do not wait on each other.
     std::array<std::array<float, kBuckets>, 4> mid_upto, top_upto;
     for (auto& a : mid_upto) a.fill(-HUGE_VALF);
