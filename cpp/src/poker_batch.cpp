@@ -124,7 +124,8 @@ __attribute__((target("avx2,bmi,bmi2,popcnt"))) bool rows_v3(const std::uint8_t*
 //      exist: only unvalidated results of invalid rows change, and no index leaves its table).
 //   2. For card j, vpermt2b gathers byte K * i + j into lane i. Its rank key comes from a
 //      16-entry in-register table (vpermd reads the low 4 bits: the rank) and its mask
-//      bit from a variable shift, suits 0-1 in `lo` and 2-3 in `hi`.
+//      bit from a variable shift (with 6 or 7 cards a rotate and masked ORs), suits 0-1
+//      in `lo` and 2-3 in `hi`.
 //   3. Two gathers look the keys up in the perfect hash; a 16-bit word (one suit) with
 //      five bits or more marks a flush, and the word itself is the flush table's index.
 //   4. Validation: the mask has K bits (popcount), and no byte of the input exceeds 51
