@@ -153,7 +153,8 @@ void bind_susun(py::module_& m) {
              return model;
            }),
            py::arg("win"), py::arg("tie"), py::arg("loss"), py::arg("opponents"),
-           py::arg("rules").none(true) = py::none());
+           py::arg("rules").none(true) = py::none())
+      .def_readwrite("card_removal", &EvModel::card_removal);
   m.attr("SUSUN_NUM_ROW_KEYS") = kNumRowKeys;
   m.def(
       "susun_key_strengths",

@@ -791,20 +791,52 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     const auto candidates = static_cast<std::size_t>(std::clamp(k, 32, kMaxEvCandidates));
     std::array<float, kNumThrees> lin_top;
     std::array<float, kNumFives> lin_mid, lin_bot;
+    // The opponents' curves given this hand's cards (card removal), or the model's own.
+    thread_local HandRemoval hand_removal;
+    const bool removal = model->card_removal && model->removal && model->prepared_for(rules);
+    if (removal) hand_removal.condition(*model->removal, cards13);
+    auto curve = [&](RowKey key, int pos, float* f) {
+      if (removal) {
+        hand_removal.at(key, pos, f);
+      } else {
+        const float* m = model->at(key, pos);
+        std::copy(m, m + 3, f);
+      }
+    };
     auto row_value = [&](RowKey key, poker::Strength st, int pos) {
       // bonus_value(), inline: the royal flush column first, then the category's.
       const auto& row = rules.bonus[static_cast<std::size_t>(pos)];
       const int b = st == poker::kMaxStrength && row[kRoyalFlush] != 0
                         ? row[kRoyalFlush]
                         : row[kTiebreak.category[st]];
-      const float* f = model->at(key, pos);  // win, tie, loss
+      float f[3];  // win, tie, loss
+      curve(key, pos, f);
       return f[0] * static_cast<float>(b > 0 ? b : 1) - (1.0f - f[0] - f[1]) * f[2];
     };
-    const float* prepared = model->prepared_for(rules) ? model->linear.data() : nullptr;
-    for (std::size_t i = 0; i < kNumThrees; ++i)
-      lin_top[i] = prepared ? prepared[static_cast<std::size_t>(t.key3[i]) * 3]
-                            : row_value(t.key3[i], t.strength3[i], kTop);
-    if (prepared) {
+    // Without card removal the prepared per-key values serve every hand.
+    const float* prepared = model->prepared_for(rules) && !removal ? model->linear.data() : nullptr;
+    if (removal) {
+      // Each row's curves at once, then its value with its own bonus.
+      std::array<float, kNumFives> w, tie, loss;
+      auto values = [&](const RowKey* keys, const poker::Strength* st, std::size_t n, int pos, float* out) {
+        hand_removal.curves(keys, n, pos, w.data(), tie.data(), loss.data());
+        const auto& row = rules.bonus[static_cast<std::size_t>(pos)];
+        for (std::size_t i = 0; i < n; ++i) {
+          const int b = st[i] == poker::kMaxStrength && row[kRoyalFlush] != 0 ? row[kRoyalFlush]
+                                                                                : row[kTiebreak.category[st[i]]];
+          out[i] = w[i] * static_cast<float>(b > 0 ? b : 1) - (1.0f - w[i] - tie[i]) * loss[i];
+        }
+      };
+      values(t.key3.data(), t.strength3.data(), kNumThrees, kTop, lin_top.data());
+      values(t.key5.data(), t.strength5.data(), kNumFives, kMiddle, lin_mid.data());
+      values(t.key5.data(), t.strength5.data(), kNumFives, kBottom, lin_bot.data());
+    } else {
+      for (std::size_t i = 0; i < kNumThrees; ++i)
+        lin_top[i] = prepared ? prepared[static_cast<std::size_t>(t.key3[i]) * 3]
+                              : row_value(t.key3[i], t.strength3[i], kTop);
+    }
+    if (removal) {
+    } else if (prepared) {
       five_values(t.key5.data(), prepared, lin_mid.data(), lin_bot.data());
     } else {
       for (std::size_t i = 0; i < kNumFives; ++i) {
@@ -902,7 +934,8 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
       const RowKey keys[3] = {t.key3[c.top], t.key5[c.middle], t.key5[c.bottom]};
       const poker::Strength st[3] = {t.strength3[c.top], t.strength5[c.middle], t.strength5[c.bottom]};
       for (std::size_t r = 0; r < 3; ++r) {
-        const float* f = model->at(keys[r], static_cast<int>(r));
+        float f[3];
+        curve(keys[r], static_cast<int>(r), f);
         p[r] = f[0];
         tie[r] = f[1];
         lv[r] = f[2];
@@ -947,6 +980,7 @@ void EvModel::prepare(const Rules& rules) {
           f[0] * static_cast<float>(b > 0 ? b : 1) - (1.0f - f[0] - f[1]) * f[2];
     }
   }
+  removal = build_removal_tables(*this, rules);
 }
 
 void EvModel::pack() {

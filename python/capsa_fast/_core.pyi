@@ -267,6 +267,7 @@ class SusunEvModel:
         opponents: int,
         rules: SusunRules | None = None,
     ) -> None: ...
+    card_removal: bool
 
 SUSUN_NUM_ROW_KEYS: int
 

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "capsa_fast/cards.hpp"
@@ -89,6 +90,8 @@ enum class Strategy : std::uint8_t { kPercentile, kNaive, kEv };
 
 // Row win-probability curves for the ev strategy: for each position, P(win a row against
 // a random realistic opponent's row) as a function of the row key.
+struct RemovalTables;
+
 struct EvModel {
   std::vector<float> win[3];   // P(our row beats theirs), each kNumRowKeys long
   std::vector<float> tie[3];   // P(rows tie)
@@ -117,6 +120,47 @@ struct EvModel {
   }
   bool prepared_tiebreak = false;
   std::array<std::array<int, kBonusColumns>, 3> prepared_bonus{};
+
+  // Card removal: when set, arrange() first re-weighs the opponents' row keys by the cards
+  // the hand holds (see RemovalTables) and searches with those curves. prepare() builds
+  // the tables; a model not prepared for the rules it is given searches without them.
+  // Off by default for now: it costs about half again the search's time.
+  bool card_removal = false;
+  std::shared_ptr<const RemovalTables> removal;
+  // The curves given our 13 cards, computed key by key without the segments: the
+  // reference the fast path (HandRemoval) is tested against. Fills out's curves (not
+  // packed or prepared).
+  void condition_on(const int* cards13, const Rules& rules, EvModel& out) const;
+};
+
+// Card removal (issue 15). An opponent's row of a given key is made of cards, and only
+// the realizations of that key that avoid our 13 cards can occur: each key's mass is
+// multiplied by the share of its realizations free of our cards, and each position's
+// masses renormalized. A realization is counted by the groups that define the key only:
+// a pair, triple or four of a rank (with the tiebreak, its highest card's suit), a full
+// house's and two pairs' groups, a straight's five ranks, a straight flush's five cards,
+// and for a flush the ways to take five cards of the suit. High-card rows and kickers
+// count as free: they are what is left of a hand, which our cards barely steer (counting
+// them measured worse). The keys fall into runs with one share per hand (a category and
+// the same groups), so a hand costs one share per run and a few loads per key.
+struct RemovalTables;
+std::shared_ptr<const RemovalTables> build_removal_tables(const EvModel& model, const Rules& rules);
+
+// One hand's conditioned curves, from a model's removal tables.
+class HandRemoval {
+ public:
+  void condition(const RemovalTables& tables, const int* cards13);
+  // P(win), P(tie) and the expected cost of a lost row for a row key at a position.
+  void at(RowKey key, int position, float out[3]) const noexcept;
+  // The same for n keys at one position.
+  void curves(const RowKey* keys, std::size_t n, int position, float* win, float* tie,
+              float* loss) const noexcept;
+
+ private:
+  const RemovalTables* tables_ = nullptr;
+  std::vector<float> share_;                        // per run
+  std::array<std::vector<float>, 3> below_, above_, above_value_;  // per position, per run
+  std::array<float, 3> total_{};
 };
 
 // Expected points against one opponent of an arrangement whose rows have these win, tie

@@ -157,15 +157,20 @@ def curves(
 _MODELS: dict[str, Any] = {}
 
 
-def ev_model(rules: Rules, players: int = 4, legacy: bool = False) -> Any:
+def ev_model(
+    rules: Rules, players: int = 4, legacy: bool = False, card_removal: bool = False
+) -> Any:
     """The C++ model for ``rules`` at a table of ``players`` (cached per rule set).
-    ``legacy``: the model as it was before models per table size (``ev-v1``)."""
-    key = f"{players}:{legacy}:{rules.fingerprint}"
+    ``legacy``: the model as it was before models per table size (``ev-v1``).
+    ``card_removal``: each hand re-weighs the opponents' row keys by the cards it holds
+    (``ev-cr``; about half again the search's time)."""
+    key = f"{players}:{legacy}:{card_removal}:{rules.fingerprint}"
     model = _MODELS.get(key)
     if model is None:
         win, tie, loss = curves(rules, players, legacy)
         model = _core.SusunEvModel(
             win.tolist(), tie.tolist(), loss.tolist(), players - 1, rules.core
         )
+        model.card_removal = card_removal
         _MODELS[key] = model
     return model
