@@ -816,20 +816,8 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     // Without card removal the prepared per-key values serve every hand.
     const float* prepared = model->prepared_for(rules) && !removal ? model->linear.data() : nullptr;
     if (removal) {
-      // Each row's curves at once, then its value with its own bonus.
-      std::array<float, kNumFives> w, tie, loss;
-      auto values = [&](const RowKey* keys, const poker::Strength* st, std::size_t n, int pos, float* out) {
-        hand_removal.curves(keys, n, pos, w.data(), tie.data(), loss.data());
-        const auto& row = rules.bonus[static_cast<std::size_t>(pos)];
-        for (std::size_t i = 0; i < n; ++i) {
-          const int b = st[i] == poker::kMaxStrength && row[kRoyalFlush] != 0 ? row[kRoyalFlush]
-                                                                                : row[kTiebreak.category[st[i]]];
-          out[i] = w[i] * static_cast<float>(b > 0 ? b : 1) - (1.0f - w[i] - tie[i]) * loss[i];
-        }
-      };
-      values(t.key3.data(), t.strength3.data(), kNumThrees, kTop, lin_top.data());
-      values(t.key5.data(), t.strength5.data(), kNumFives, kMiddle, lin_mid.data());
-      values(t.key5.data(), t.strength5.data(), kNumFives, kBottom, lin_bot.data());
+      for (std::size_t i = 0; i < kNumThrees; ++i) lin_top[i] = hand_removal.linear3(t.key3[i]);
+      for (std::size_t i = 0; i < kNumFives; ++i) hand_removal.linear5(t.key5[i], lin_mid[i], lin_bot[i]);
     } else {
       for (std::size_t i = 0; i < kNumThrees; ++i)
         lin_top[i] = prepared ? prepared[static_cast<std::size_t>(t.key3[i]) * 3]
@@ -965,16 +953,11 @@ void EvModel::prepare(const Rules& rules) {
   linear.assign(static_cast<std::size_t>(kNumRowKeys) * 3, 0.0f);
   prepared_tiebreak = rules.suit_tiebreak;
   prepared_bonus = rules.bonus;
-  const int flush_keys = kTiebreak.flush_first * 4;
   for (int key = 4; key < kNumRowKeys; ++key) {
-    // The strength behind the key (enough for its category and the royal flush): with the
-    // tiebreak, flushes are laid out suit by suit; every other key is strength * 4 + suit.
-    int st = key / 4;
-    if (rules.suit_tiebreak && key >= flush_keys && key < flush_keys + 4 * kTiebreak.flush_span)
-      st = kTiebreak.flush_first + (key - flush_keys) % kTiebreak.flush_span;
-    if (st < 1 || st > poker::kMaxStrength) continue;
+    const poker::Strength st = key_strength(key, rules.suit_tiebreak);
+    if (st == 0) continue;
     for (int pos = 0; pos < 3; ++pos) {
-      const int b = bonus_value(static_cast<poker::Strength>(st), static_cast<Position>(pos), rules);
+      const int b = bonus_value(st, static_cast<Position>(pos), rules);
       const float* f = at(key, pos);
       linear[static_cast<std::size_t>(key) * 3 + static_cast<std::size_t>(pos)] =
           f[0] * static_cast<float>(b > 0 ? b : 1) - (1.0f - f[0] - f[1]) * f[2];

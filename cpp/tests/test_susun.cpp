@@ -326,8 +326,17 @@ int main() {
           fast.at(static_cast<RowKey>(key), p, f);
           const auto k = static_cast<std::size_t>(key);
           const auto pp = static_cast<std::size_t>(p);
-          const double gap = std::max({std::fabs(f[0] - reference.win[pp][k]), std::fabs(f[1] - reference.tie[pp][k]),
+          const double curve_gap = std::max({std::fabs(f[0] - reference.win[pp][k]), std::fabs(f[1] - reference.tie[pp][k]),
                                        std::fabs(f[2] - reference.loss[pp][k]) / std::max(1.0f, reference.loss[pp][k])});
+          // The search's first-pass value.
+          const poker::Strength st = key_strength(key, ev_rules.suit_tiebreak);
+          const int b = st ? bonus_value(st, static_cast<Position>(p), ev_rules) : 0;
+          const double lin = static_cast<double>(b > 0 ? b : 1) * reference.win[pp][k] -
+                             (1.0 - reference.win[pp][k] - reference.tie[pp][k]) * reference.loss[pp][k];
+          float lin5[2];
+          fast.linear5(static_cast<RowKey>(key), lin5[0], lin5[1]);
+          const float got = p == 0 ? fast.linear3(static_cast<RowKey>(key)) : lin5[p - 1];
+          const double gap = std::max(curve_gap, std::fabs(got - lin));
           if (gap > worst_gap) worst_gap = gap;
           if (gap > 1e-4) ++worst;
         }

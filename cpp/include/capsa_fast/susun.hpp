@@ -137,14 +137,42 @@ struct EvModel {
 // the realizations of that key that avoid our 13 cards can occur: each key's mass is
 // multiplied by the share of its realizations free of our cards, and each position's
 // masses renormalized. A realization is counted by the groups that define the key only:
-// a pair, triple or four of a rank (with the tiebreak, its highest card's suit), a full
+// a pair, triple or four of a rank (C(free, k) / C(4, k) for the k cards of it), a full
 // house's and two pairs' groups, a straight's five ranks, a straight flush's five cards,
-// and for a flush the ways to take five cards of the suit. High-card rows and kickers
+// and for a flush the ways to take five cards of its suit. High-card rows and kickers
 // count as free: they are what is left of a hand, which our cards barely steer (counting
-// them measured worse). The keys fall into runs with one share per hand (a category and
-// the same groups), so a hand costs one share per run and a few loads per key.
+// them measured worse), and so does the suit of the tiebreak's deciding card (counting it
+// measured the same). The keys fall into runs with one share per hand (a category and the
+// same groups), so a hand costs one share per run and a few loads per key.
+// The strength behind a row key (enough for its category and the royal flush; with the
+// tiebreak, the group strength), or 0 for a key outside 1..kMaxStrength's range.
+poker::Strength key_strength(int key, bool suit_tiebreak) noexcept;
+
 struct RemovalTables;
 std::shared_ptr<const RemovalTables> build_removal_tables(const EvModel& model, const Rules& rules);
+
+// Per row key: its run, and per position the model's mass of its run below it, at it and
+// above it.
+struct RemovalKey {
+  std::uint32_t run;
+  std::array<float, 3> below, at, above;
+};
+// What the search's first pass reads of a key: for a top row (position 0), and for a five
+// (the middle and bottom positions); `won` is what our row of that key wins there.
+struct RemovalKey3 {
+  std::uint32_t run;
+  float below, above, won;
+};
+struct RemovalKey5 {
+  std::uint32_t run;
+  float below[2], above[2], won[2];
+};
+// Per run, for one hand: the share, and per position the conditioned mass of the runs
+// below it and above it, and the value of those above.
+struct RemovalRun {
+  float share;
+  std::array<float, 3> below, above, above_value;
+};
 
 // One hand's conditioned curves, from a model's removal tables.
 class HandRemoval {
@@ -152,15 +180,36 @@ class HandRemoval {
   void condition(const RemovalTables& tables, const int* cards13);
   // P(win), P(tie) and the expected cost of a lost row for a row key at a position.
   void at(RowKey key, int position, float out[3]) const noexcept;
-  // The same for n keys at one position.
-  void curves(const RowKey* keys, std::size_t n, int position, float* win, float* tie,
-              float* loss) const noexcept;
+  // A row's expected points on its own (P(win) x what it wins - P(loss) x the expected
+  // cost of a loss): the search's first pass. As a top row:
+  float linear3(RowKey key) const noexcept {
+    const RemovalKey3& k = keys3_[key];
+    const RemovalRun& r = runs_[k.run];
+    return ((r.below[0] + r.share * k.below) * k.won -
+            (r.above_value[0] + r.share * k.above * run_value_[k.run * 3])) *
+           inv_total_[0];
+  }
+  // As a middle row and as a bottom row.
+  void linear5(RowKey key, float& middle, float& bottom) const noexcept {
+    const RemovalKey5& k = keys5_[key];
+    const RemovalRun& r = runs_[k.run];
+    const float* value = run_value_ + k.run * 3;
+    middle = ((r.below[1] + r.share * k.below[0]) * k.won[0] -
+              (r.above_value[1] + r.share * k.above[0] * value[1])) *
+             inv_total_[1];
+    bottom = ((r.below[2] + r.share * k.below[1]) * k.won[1] -
+              (r.above_value[2] + r.share * k.above[1] * value[2])) *
+             inv_total_[2];
+  }
 
  private:
   const RemovalTables* tables_ = nullptr;
-  std::vector<float> share_;                        // per run
-  std::array<std::vector<float>, 3> below_, above_, above_value_;  // per position, per run
-  std::array<float, 3> total_{};
+  const RemovalKey* keys_ = nullptr;
+  const RemovalKey3* keys3_ = nullptr;
+  const RemovalKey5* keys5_ = nullptr;
+  const float* run_value_ = nullptr;  // per run and position
+  std::vector<RemovalRun> runs_;
+  std::array<float, 3> total_{}, inv_total_{};
 };
 
 // Expected points against one opponent of an arrangement whose rows have these win, tie

@@ -158,12 +158,12 @@ _MODELS: dict[str, Any] = {}
 
 
 def ev_model(
-    rules: Rules, players: int = 4, legacy: bool = False, card_removal: bool = False
+    rules: Rules, players: int = 4, legacy: bool = False, card_removal: bool = True
 ) -> Any:
     """The C++ model for ``rules`` at a table of ``players`` (cached per rule set).
-    ``legacy``: the model as it was before models per table size (``ev-v1``).
-    ``card_removal``: each hand re-weighs the opponents' row keys by the cards it holds
-    (``ev-cr``; about half again the search's time)."""
+    ``legacy``: the model as it was before models per table size (``ev-v1``, which never
+    has card removal). ``card_removal``: each hand re-weighs the opponents' row keys by
+    the cards it holds (off: ``ev-v2``, the ev strategy before card removal)."""
     key = f"{players}:{legacy}:{card_removal}:{rules.fingerprint}"
     model = _MODELS.get(key)
     if model is None:
@@ -171,6 +171,6 @@ def ev_model(
         model = _core.SusunEvModel(
             win.tolist(), tie.tolist(), loss.tolist(), players - 1, rules.core
         )
-        model.card_removal = card_removal
+        model.card_removal = card_removal and not legacy
         _MODELS[key] = model
     return model

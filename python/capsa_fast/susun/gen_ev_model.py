@@ -88,6 +88,7 @@ def _count_chunk(chunk: tuple[Any, ...]) -> np.ndarray:
         model = _core.SusunEvModel(
             win.tolist(), tie.tolist(), loss.tolist(), players - 1, rules.core
         )
+        model.card_removal = True  # as ev.ev_model() gives it
     arranged, _ = _core.susun_arrange_batch(hands, rules.core, strategy, threads, model)
     keys, _, fouled, _ = _core.susun_row_keys_batch(arranged, rules.core)
     keys = np.asarray(keys)[~np.asarray(fouled)]

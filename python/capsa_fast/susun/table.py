@@ -29,8 +29,9 @@ LEVELS: dict[str, str] = {
 }
 """Bot levels and the arrangement strategy each plays; the strategy names work as levels too
 (and ``ev-v1``, the ev strategy with the model it had before models per table size, and
-``ev-cr``, ev with card removal: the opponents' rows re-weighed by the cards the hand holds)."""
-EXTRA_STRATEGIES: tuple[str, ...] = ("ev-v1", "ev-cr")
+``ev-v2``, the ev strategy before card removal: opponents' rows as if our cards were not
+known)."""
+EXTRA_STRATEGIES: tuple[str, ...] = ("ev-v1", "ev-v2")
 SPECIALS: tuple[str, ...] = ("dragon", "six_pairs", "three_flushes", "three_straights")
 TABLE_CODES: tuple[str, ...] = (
     "FOULED",
@@ -84,9 +85,9 @@ def bot_choice(
         return _core.susun_deep_choice(hand, rules.core, players, ev_model(rules, players))
     if strategy == "ev-v1":
         return _core.susun_bot_choice(hand, rules.core, "ev", ev_model(rules, players, legacy=True))
-    if strategy == "ev-cr":
+    if strategy == "ev-v2":
         return _core.susun_bot_choice(
-            hand, rules.core, "ev", ev_model(rules, players, card_removal=True)
+            hand, rules.core, "ev", ev_model(rules, players, card_removal=False)
         )
     model = ev_model(rules, players) if strategy == "ev" else None
     return _core.susun_bot_choice(hand, rules.core, strategy, model)

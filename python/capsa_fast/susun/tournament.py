@@ -50,8 +50,8 @@ def mean_ci(x: np.ndarray) -> tuple[float, float]:
 def _model(name: str, rules: Rules, players: int) -> _core.SusunEvModel | None:
     if name in ("ev", "deep"):
         return ev.ev_model(rules, players)
-    if name == "ev-cr":
-        return ev.ev_model(rules, players, card_removal=True)
+    if name == "ev-v2":
+        return ev.ev_model(rules, players, card_removal=False)
     if name == "ev-v1":
         return ev.ev_model(rules, players, legacy=True)
     return None
@@ -118,7 +118,7 @@ def _tables(chunk: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
     rules_arg, players, names, seed, first, count, threads, duplicate, deep_hands = chunk
     rules = rules_arg if isinstance(rules_arg, Rules) else Rules.from_dict(rules_arg)
     models = [_model(name, rules, players) for name in names]
-    core_names = ["ev" if name in ("ev-v1", "ev-cr") else name for name in names]
+    core_names = ["ev" if name in ("ev-v1", "ev-v2") else name for name in names]
     points, kinds = _core.susun_simulate_tables(
         rules.core,
         players,
