@@ -813,20 +813,16 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
       curve(key, pos, f);
       return f[0] * static_cast<float>(b > 0 ? b : 1) - (1.0f - f[0] - f[1]) * f[2];
     };
-    // Without card removal the prepared per-key values serve every hand.
-    const float* prepared = model->prepared_for(rules) && !removal ? model->linear.data() : nullptr;
     if (removal) {
       for (std::size_t i = 0; i < kNumThrees; ++i) lin_top[i] = hand_removal.linear3(t.key3[i]);
       for (std::size_t i = 0; i < kNumFives; ++i) hand_removal.linear5(t.key5[i], lin_mid[i], lin_bot[i]);
-    } else {
-      for (std::size_t i = 0; i < kNumThrees; ++i)
-        lin_top[i] = prepared ? prepared[static_cast<std::size_t>(t.key3[i]) * 3]
-                              : row_value(t.key3[i], t.strength3[i], kTop);
-    }
-    if (removal) {
-    } else if (prepared) {
+    } else if (model->prepared_for(rules)) {
+      // Without card removal the prepared per-key values serve every hand.
+      const float* prepared = model->linear.data();
+      for (std::size_t i = 0; i < kNumThrees; ++i) lin_top[i] = prepared[static_cast<std::size_t>(t.key3[i]) * 3];
       five_values(t.key5.data(), prepared, lin_mid.data(), lin_bot.data());
     } else {
+      for (std::size_t i = 0; i < kNumThrees; ++i) lin_top[i] = row_value(t.key3[i], t.strength3[i], kTop);
       for (std::size_t i = 0; i < kNumFives; ++i) {
         lin_mid[i] = row_value(t.key5[i], t.strength5[i], kMiddle);
         lin_bot[i] = row_value(t.key5[i], t.strength5[i], kBottom);

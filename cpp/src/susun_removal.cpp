@@ -262,7 +262,6 @@ std::shared_ptr<const RemovalTables> build_removal_tables(const EvModel& model, 
 }
 
 void HandRemoval::condition(const RemovalTables& tables, const int* cards13) {
-  tables_ = &tables;
   keys_ = tables.keys.data();
   keys3_ = tables.keys3.data();
   keys5_ = tables.keys5.data();

@@ -88,9 +88,14 @@ struct Split {
 
 enum class Strategy : std::uint8_t { kPercentile, kNaive, kEv };
 
+// The strength behind a row key (enough for its category and the royal flush; with the
+// tiebreak, the group strength), or 0 for a key outside 1..kMaxStrength's range.
+poker::Strength key_strength(int key, bool suit_tiebreak) noexcept;
+
+struct RemovalTables;  // card removal, below
+
 // Row win-probability curves for the ev strategy: for each position, P(win a row against
 // a random realistic opponent's row) as a function of the row key.
-struct RemovalTables;
 
 struct EvModel {
   std::vector<float> win[3];   // P(our row beats theirs), each kNumRowKeys long
@@ -122,14 +127,14 @@ struct EvModel {
   std::array<std::array<int, kBonusColumns>, 3> prepared_bonus{};
 
   // Card removal: when set, arrange() first re-weighs the opponents' row keys by the cards
-  // the hand holds (see RemovalTables) and searches with those curves. prepare() builds
-  // the tables; a model not prepared for the rules it is given searches without them.
-  // Off by default for now: it costs about half again the search's time.
+  // the hand holds (see RemovalTables) and searches with those curves, about 1.27x the
+  // time. prepare() builds the tables; a model not prepared for the rules it is given
+  // searches without them. Off unless set (the Python package's models set it).
   bool card_removal = false;
   std::shared_ptr<const RemovalTables> removal;
-  // The curves given our 13 cards, computed key by key without the segments: the
-  // reference the fast path (HandRemoval) is tested against. Fills out's curves (not
-  // packed or prepared).
+  // The curves given our 13 cards, computed key by key without the runs: the reference
+  // the fast path (HandRemoval) is tested against. Fills out's curves (not packed or
+  // prepared).
   void condition_on(const int* cards13, const Rules& rules, EvModel& out) const;
 };
 
@@ -144,10 +149,6 @@ struct EvModel {
 // them measured worse), and so does the suit of the tiebreak's deciding card (counting it
 // measured the same). The keys fall into runs with one share per hand (a category and the
 // same groups), so a hand costs one share per run and a few loads per key.
-// The strength behind a row key (enough for its category and the royal flush; with the
-// tiebreak, the group strength), or 0 for a key outside 1..kMaxStrength's range.
-poker::Strength key_strength(int key, bool suit_tiebreak) noexcept;
-
 struct RemovalTables;
 std::shared_ptr<const RemovalTables> build_removal_tables(const EvModel& model, const Rules& rules);
 
@@ -203,7 +204,6 @@ class HandRemoval {
   }
 
  private:
-  const RemovalTables* tables_ = nullptr;
   const RemovalKey* keys_ = nullptr;
   const RemovalKey3* keys3_ = nullptr;
   const RemovalKey5* keys5_ = nullptr;
