@@ -198,3 +198,9 @@ def test_ev_with_card_removal_beats_ev_without_heads_up_in_duplicate_deals():
     assert ev.ev_model(rules, 2).card_removal
     assert not ev.ev_model(rules, 2, card_removal=False).card_removal
     assert not ev.ev_model(rules, 2, legacy=True).card_removal  # ev-v1 is the first version
+    # ... built once whatever card_removal asks, and the switch is fixed at construction
+    # (the tables it needs are built then).
+    v1 = ev.ev_model(rules, 2, legacy=True)
+    assert v1 is ev.ev_model(rules, 2, legacy=True, card_removal=False)
+    with pytest.raises(AttributeError):
+        ev.ev_model(rules, 2).card_removal = False  # type: ignore[misc]

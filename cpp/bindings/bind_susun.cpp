@@ -133,7 +133,7 @@ void bind_susun(py::module_& m) {
       .def(py::init([](const std::vector<std::vector<float>>& win,
                        const std::vector<std::vector<float>>& tie,
                        const std::vector<std::vector<float>>& loss, int opponents,
-                       const Rules* rules) {
+                       const Rules* rules, bool card_removal) {
              if (win.size() != 3 || tie.size() != 3 || loss.size() != 3) {
                throw std::invalid_argument("one curve per position");
              }
@@ -148,13 +148,15 @@ void bind_susun(py::module_& m) {
                model.loss[p] = loss[p];
              }
              model.opponents = opponents;
+             model.card_removal = card_removal;
              model.pack();
              if (rules) model.prepare(*rules);
              return model;
            }),
            py::arg("win"), py::arg("tie"), py::arg("loss"), py::arg("opponents"),
-           py::arg("rules").none(true) = py::none())
-      .def_readwrite("card_removal", &EvModel::card_removal);
+           py::arg("rules").none(true) = py::none(), py::arg("card_removal") = false)
+      // Read-only: prepare() builds the tables card removal needs only when it is set.
+      .def_readonly("card_removal", &EvModel::card_removal);
   m.attr("SUSUN_NUM_ROW_KEYS") = kNumRowKeys;
   m.def(
       "susun_key_strengths",

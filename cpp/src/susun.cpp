@@ -959,7 +959,8 @@ void EvModel::prepare(const Rules& rules) {
           f[0] * static_cast<float>(b > 0 ? b : 1) - (1.0f - f[0] - f[1]) * f[2];
     }
   }
-  removal = build_removal_tables(*this, rules);
+  // Only a model that uses them pays for the tables (about 1 MB, a few ms at load).
+  removal = card_removal ? build_removal_tables(*this, rules) : nullptr;
 }
 
 void EvModel::pack() {

@@ -102,6 +102,7 @@ int main(int argc, char** argv) {
     model.prepare(rules);
     EvModel removal = model;  // the same model with card removal
     removal.card_removal = true;
+    removal.prepare(rules);
     std::printf("suit_tiebreak=%s\n", tiebreak ? "true" : "false");
     std::printf("  count_valid          median %6.1f us per hand\n",
                 median_us(hands, [&](const int* h) { return count_valid(h, rules); }));

@@ -307,9 +307,11 @@ int main() {
     ev_rules.bonus[kMiddle][static_cast<std::size_t>(poker::Category::kFullHouse)] = 2;
     EvModel model = simulated_model(ev_rules, short_run ? 300 : 3000);
     model.prepare(ev_rules);
-    CHECK(model.removal != nullptr && !model.card_removal);
+    CHECK(model.removal == nullptr);  // the tables are built only for a model that uses them
     EvModel removal = model;
     removal.card_removal = true;
+    removal.prepare(ev_rules);
+    CHECK(removal.removal != nullptr);
     HandRemoval fast;
     int worst = 0;
     double worst_gap = 0, worst_score_gap = 0;
@@ -319,7 +321,7 @@ int main() {
       if (h == 0) hand = {48, 49, 50, 51, 44, 45, 46, 47, 0, 5, 10, 15, 20};  // four aces, four kings
       EvModel reference;
       model.condition_on(hand.data(), ev_rules, reference);
-      fast.condition(*model.removal, hand.data());
+      fast.condition(*removal.removal, hand.data());
       for (int key = 0; key < kNumRowKeys; ++key) {
         for (int p = 0; p < 3; ++p) {
           float f[3];

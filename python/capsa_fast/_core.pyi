@@ -266,8 +266,10 @@ class SusunEvModel:
         loss: list[list[float]],
         opponents: int,
         rules: SusunRules | None = None,
+        card_removal: bool = False,
     ) -> None: ...
-    card_removal: bool
+    @property
+    def card_removal(self) -> bool: ...
 
 SUSUN_NUM_ROW_KEYS: int
 

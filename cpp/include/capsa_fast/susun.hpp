@@ -128,8 +128,9 @@ struct EvModel {
 
   // Card removal: when set, arrange() first re-weighs the opponents' row keys by the cards
   // the hand holds (see RemovalTables) and searches with those curves, about 1.27x the
-  // time. prepare() builds the tables; a model not prepared for the rules it is given
-  // searches without them. Off unless set (the Python package's models set it).
+  // time. prepare() builds the tables when this is set (set it first); a model without
+  // them, or not prepared for the rules it is given, searches without card removal. Off
+  // unless set (the Python package's models set it).
   bool card_removal = false;
   std::shared_ptr<const RemovalTables> removal;
   // The curves given our 13 cards, computed key by key without the runs: the reference

@@ -164,13 +164,13 @@ def ev_model(
     ``legacy``: the model as it was before models per table size (``ev-v1``, which never
     has card removal). ``card_removal``: each hand re-weighs the opponents' row keys by
     the cards it holds (off: ``ev-v2``, the ev strategy before card removal)."""
+    card_removal = card_removal and not legacy
     key = f"{players}:{legacy}:{card_removal}:{rules.fingerprint}"
     model = _MODELS.get(key)
     if model is None:
         win, tie, loss = curves(rules, players, legacy)
         model = _core.SusunEvModel(
-            win.tolist(), tie.tolist(), loss.tolist(), players - 1, rules.core
+            win.tolist(), tie.tolist(), loss.tolist(), players - 1, rules.core, card_removal
         )
-        model.card_removal = card_removal and not legacy
         _MODELS[key] = model
     return model

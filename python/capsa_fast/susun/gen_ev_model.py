@@ -85,10 +85,9 @@ def _count_chunk(chunk: tuple[Any, ...]) -> np.ndarray:
     rules = rules_arg if isinstance(rules_arg, Rules) else Rules.from_dict(rules_arg)
     if strategy == "ev" and model is None:
         win, tie, loss = ev.curves(rules, players, counts=model_counts)
-        model = _core.SusunEvModel(
-            win.tolist(), tie.tolist(), loss.tolist(), players - 1, rules.core
+        model = _core.SusunEvModel(  # with card removal, as ev.ev_model() gives it
+            win.tolist(), tie.tolist(), loss.tolist(), players - 1, rules.core, True
         )
-        model.card_removal = True  # as ev.ev_model() gives it
     arranged, _ = _core.susun_arrange_batch(hands, rules.core, strategy, threads, model)
     keys, _, fouled, _ = _core.susun_row_keys_batch(arranged, rules.core)
     keys = np.asarray(keys)[~np.asarray(fouled)]
