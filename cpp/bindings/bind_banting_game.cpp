@@ -28,8 +28,9 @@ BotLevel parse_level(const std::string& s) {
   if (s == "expert") return BotLevel::kExpert;
   if (s == "master") return BotLevel::kMaster;
   if (s == "standard-v1") return BotLevel::kStandardV1;
-  throw std::invalid_argument(
-      "bot level must be random, beginner, standard, expert, master or standard-v1, got '" + s + "'");
+  if (s == "standard-v2") return BotLevel::kStandardV2;
+  throw std::invalid_argument("bot level must be random, beginner, standard, expert, master, "
+                              "standard-v1 or standard-v2, got '" + s + "'");
 }
 
 // The master's budget from Python: iterations (rollouts a move) when time_ms is 0, else

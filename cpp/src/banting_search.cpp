@@ -2,7 +2,7 @@
 //
 // Each candidate is tried on the same sampled deals ("worlds") of the cards the seat
 // cannot see, dealt to the other seats in their counts, and the round is played out from
-// there by standard bots; a candidate's value is the seat's mean score over its worlds.
+// there by rule-based standard bots (standard-v2); a candidate's value is the seat's mean score over its worlds.
 // The budget is spent in phases (sequential halving): after each phase the weaker half of
 // the candidates is dropped, so the strong ones get most of the rollouts. Sharing the
 // worlds between candidates makes their comparison much less noisy than separate samples.
@@ -36,7 +36,7 @@ std::vector<Move> candidates(const Round& r, SplitMix64& rng, const std::vector<
       if (same_move(o, m)) return;
     out.push_back(m);
   };
-  add(bot_move(r, BotLevel::kStandard, rng));
+  add(bot_move(r, BotLevel::kStandardV2, rng));
   if (r.can_pass()) add(Move{seat, true, Combo{}});
   for (int size : {1, 2, 3, 5}) {
     const Combo* lo = nullptr;
@@ -78,7 +78,7 @@ struct Searcher {
     const Move& m = options[o];
     w.apply_legal(seat, m.is_pass ? nullptr : &m.combo);
     while (!w.over()) {
-      const Move next = bot_move(w, BotLevel::kStandard, rng);
+      const Move next = bot_move(w, BotLevel::kStandardV2, rng);
       w.apply_legal(next.seat, next.is_pass ? nullptr : &next.combo);
     }
     return w.scores()[static_cast<std::size_t>(seat)];
@@ -135,6 +135,7 @@ Move master_move(const Round& r, SplitMix64& rng, const SearchBudget& budget) {
   for (const Combo& c : legal)
     if (c.mask() == hand) return Move{seat, false, c};  // going out
 
+  const PlanCacheScope plans;  // the rollouts plan the same hands again and again
   Searcher s{r, seat, candidates(r, rng, legal), {}, rng.next()};
   if (s.options.size() == 1) return s.options[0];
   for (CardMask m = kDeck & ~hand & ~r.played(); m; m &= m - 1) s.unseen.push_back(__builtin_ctzll(m));

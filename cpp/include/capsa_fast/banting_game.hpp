@@ -123,10 +123,13 @@ class Round {
   std::vector<int> finishing_;
 };
 
-// Bot levels. kStandard is the hint level and the default opponent; kStandardV1 is the
-// standard bot as it was before kStandard was strengthened (kept for comparison);
-// kMaster searches (banting_search.cpp).
-enum class BotLevel : std::uint8_t { kRandom, kBeginner, kStandard, kExpert, kStandardV1, kMaster };
+// Bot levels. kStandard is the hint level and the default opponent; kStandardV1 and
+// kStandardV2 are the standard bot as it was before each time it was strengthened (kept for
+// comparison; V2 is kStandard without its look-ahead near the end of a round, and what the
+// searches play their rollouts with); kMaster searches (banting_search.cpp).
+enum class BotLevel : std::uint8_t {
+  kRandom, kBeginner, kStandard, kExpert, kStandardV1, kMaster, kStandardV2
+};
 
 // How long kMaster searches. With time_ms == 0 it plays `iterations` rollouts a move
 // (spread over `threads` threads), and the move depends only on the position and the
@@ -169,6 +172,16 @@ struct Plan {
 Plan plan_hand(CardMask hand, const Rules& rules);
 // plan_hand(hand, rules).cost, without building the combos.
 double plan_cost(CardMask hand, const Rules& rules);
+// While one is alive on a thread, plan_hand and plan_cost remember the plans they make on
+// it (for a search, whose rollouts plan the same hands again and again). Only for plans
+// under one round's rules: the key is the hand and the 2s' demotion.
+class PlanCacheScope {
+ public:
+  PlanCacheScope();
+  ~PlanCacheScope();
+  PlanCacheScope(const PlanCacheScope&) = delete;
+  PlanCacheScope& operator=(const PlanCacheScope&) = delete;
+};
 
 // Many rounds played by bots, for the simulation tool. Rounds g = first .. first+count-1
 // use seeds derived from (seed, g); under previous-winner each round after the first of

@@ -25,9 +25,13 @@ from .._words import check_language
 from .messages import Verdict, verdict_message
 from .rules import Rules, resolve
 
-BOT_LEVELS: tuple[str, ...] = ("random", "beginner", "standard", "expert", "master", "standard-v1")
-"""Bot levels, weakest first but for ``standard-v1`` (today's ``standard`` before it was
-strengthened, kept for comparison). ``master`` searches: about 50 ms a move by default."""
+BOT_LEVELS: tuple[str, ...] = (
+    "random", "beginner", "standard", "expert", "master", "standard-v1", "standard-v2"
+)
+"""Bot levels, weakest first but for ``standard-v1`` and ``standard-v2`` (``standard``
+before each time it was strengthened, kept for comparison; ``standard-v2`` is ``standard``
+without its look-ahead near the end of a round). ``master`` searches: about 50 ms a move
+by default."""
 MASTER_ITERATIONS: int = _core.BANTING_MASTER_ITERATIONS
 """The master's default budget: rollouts a move (about 50 ms on one core here)."""
 GAME_CODES: tuple[str, ...] = ("ROUND_OVER", "NOT_YOUR_TURN")

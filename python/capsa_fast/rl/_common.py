@@ -37,6 +37,14 @@ def check_players(players: Any) -> int:
     return players
 
 
+def env_level(level: str) -> str:
+    """The bot an environment's seat of ``level`` plays: ``standard`` seats are the
+    rule-based standard bot (``standard-v2``), as in the C++ vector env. Standard's
+    look-ahead near the end of a round costs about 18 times as much a move, which the
+    environments' throughput cannot carry."""
+    return "standard-v2" if level == "standard" else level
+
+
 def seat_levels(opponents: Any, players: int) -> tuple[str | None, ...]:
     """Per seat: None for a seat the caller plays, else a bot level. ``opponents``: None
     (the caller plays every seat), a level (seat 0 is the caller's, the others that bot),

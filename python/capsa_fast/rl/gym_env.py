@@ -11,7 +11,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..banting import BOT_LEVELS, Game, make_code
-from ._common import check_players, make_rules, worst_score
+from ._common import check_players, env_level, make_rules, worst_score
 from .encoding import NUM_ACTIONS, OBS_SIZE
 from .render import render_text
 
@@ -89,7 +89,7 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self._skipped = 0
 
     def _level(self, seat: int) -> str:
-        return self.opponents[(seat - self.seat - 1) % self.players]
+        return env_level(self.opponents[(seat - self.seat - 1) % self.players])
 
     def _bots(self) -> None:
         """Bots move until the learner is to move or the round is over."""
