@@ -685,7 +685,7 @@ struct Standard {
 Move standard_plain_move(const Round& r) {
   // Without the legal list where it would not change the move (it is most of the cost):
   // a lead or an answer by a plan combo, with too many cards to go out at once.
-  if (r.count(r.turn()) > 5 && !r.over()) {
+  if (!r.over() && r.count(r.turn()) > 5) {
     const Combo* table = r.table();
     if (!table) return Standard(r).lead();
     if (!(r.has_passed(r.turn()) && r.combo_rules().pass_locks)) {
