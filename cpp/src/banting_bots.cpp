@@ -9,6 +9,7 @@
 //   would spoil its plan.
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "capsa_fast/banting_game.hpp"
 
@@ -196,7 +197,10 @@ void five_card_options(CardMask hand, const Rules& rules, std::vector<Five>& out
 // into fives, -1 for none) and the rest grouped by rank; returns its cost.
 double best_split(CardMask hand, const Rules& rules, std::vector<Five>& fives, int* best_i,
                   int* best_j) {
-  five_card_options(hand, rules, fives);
+  CardMask fifth = hand;  // its fifth-lowest card and above: none with fewer than five cards
+  for (int k = 0; k < 4 && fifth; ++k) fifth &= fifth - 1;
+  if (fifth) five_card_options(hand, rules, fives);
+  else fives.clear();
   double best = rest_cost(hand, rules);
   int bi = -1, bj = -1;
   for (std::size_t i = 0; i < fives.size(); ++i) {
@@ -342,6 +346,19 @@ struct Threats {
   }
 };
 
+// Some of a plan's combos (at most kHandSize), without the heap: the bots' leads pick
+// among them on every move of a search's rollouts.
+struct ComboRefs {
+  std::array<const Combo*, kHandSize> at{};
+  std::size_t n = 0;
+  void push_back(const Combo* c) noexcept { at[n++] = c; }
+  const Combo* const* begin() const noexcept { return at.data(); }
+  const Combo* const* end() const noexcept { return at.data() + n; }
+  std::size_t size() const noexcept { return n; }
+  bool empty() const noexcept { return n == 0; }
+  const Combo* operator[](std::size_t i) const noexcept { return at[i]; }
+};
+
 Move pass_move(int seat) { return Move{seat, true, Combo{}}; }
 Move play_move(int seat, const Combo& c) { return Move{seat, false, c}; }
 
@@ -411,7 +428,7 @@ struct StandardV1 {
         if (c.mask() >> must & 1) return play_move(seat, c);
     }
     if (plan.combos.size() == 1) return play_move(seat, plan.combos[0]);
-    std::vector<const Combo*> weak, strong;
+    ComboRefs weak, strong;
     const Threats threats(unseen, rules);
     for (const Combo& c : plan.combos) (threats.boss(c) ? strong : weak).push_back(&c);
     // One weak combo left: win tricks with the strong ones first, then lead it last.
@@ -421,9 +438,9 @@ struct StandardV1 {
         if (c->size > pick->size) pick = c;
       return play_move(seat, *pick);
     }
-    std::vector<const Combo*>& pool = weak.empty() ? strong : weak;
+    ComboRefs& pool = weak.empty() ? strong : weak;
     if (opp_min == 1) {
-      std::vector<const Combo*> multi;
+      ComboRefs multi;
       for (const Combo& c : plan.combos)
         if (c.size > 1) multi.push_back(&c);
       if (!multi.empty()) {
@@ -581,7 +598,7 @@ struct Standard {
         if (c.mask() >> must & 1) return play_move(seat, c);
     }
     if (plan.combos.size() == 1) return play_move(seat, plan.combos[0]);
-    std::vector<const Combo*> weak, strong;
+    ComboRefs weak, strong;
     const Threats threats(unseen, rules);
     for (const Combo& c : plan.combos) (threats.boss(c) ? strong : weak).push_back(&c);
     // One weak combo left: win tricks with the strong ones first, then lead it last.
@@ -591,10 +608,10 @@ struct Standard {
         if (c->size > pick->size) pick = c;
       return play_move(seat, *pick);
     }
-    std::vector<const Combo*>& pool = weak.empty() ? strong : weak;
+    ComboRefs& pool = weak.empty() ? strong : weak;
     // The next player can go out on a lone single: lead anything else, or the highest single.
     if (next_count() == 1) {
-      std::vector<const Combo*> multi;
+      ComboRefs multi;
       for (const Combo& c : plan.combos)
         if (c.size > 1) multi.push_back(&c);
       if (!multi.empty()) {
@@ -645,7 +662,7 @@ struct Standard {
     int tried = 0;
     for (const Combo& c : legal) {
       if (++tried > 12) break;
-      const double gain = plan.cost - plan_hand(hand & ~c.mask(), rules).cost;
+      const double gain = plan.cost - plan_cost(hand & ~c.mask(), rules);
       if (gain > best_gain + 1e-9 || (gain > best_gain - 1e-9 && best && c.strength < best->strength)) {
         best_gain = gain;
         best = &c;
@@ -671,7 +688,7 @@ struct Standard {
     double best_cost = std::numeric_limits<double>::infinity();
     for (const Combo& c : legal) {
       if (same_size && c.size != table.size) continue;
-      const double cost = plan_hand(hand & ~c.mask(), rules).cost;
+      const double cost = plan_cost(hand & ~c.mask(), rules);
       if (cost < best_cost - 1e-9) {
         best_cost = cost;
         best = &c;
@@ -685,15 +702,16 @@ struct Standard {
 Move standard_plain_move(const Round& r) {
   // Without the legal list where it would not change the move (it is most of the cost):
   // a lead or an answer by a plan combo, with too many cards to go out at once.
+  std::optional<Standard> s;
   if (!r.over() && r.count(r.turn()) > 5) {
     const Combo* table = r.table();
     if (!table) return Standard(r).lead();
     if (!(r.has_passed(r.turn()) && r.combo_rules().pass_locks)) {
-      const Standard s(r);
-      if (!(table->size == 1 && s.next_count() == 1)) {
+      s.emplace(r);
+      if (!(table->size == 1 && s->next_count() == 1)) {
         const Combo* from_plan = nullptr;
-        for (const Combo& c : s.plan.combos) {
-          if (c.size != table->size || !beats(c, *table, s.rules)) continue;
+        for (const Combo& c : s->plan.combos) {
+          if (c.size != table->size || !beats(c, *table, s->rules)) continue;
           if (!from_plan || c.strength < from_plan->strength) from_plan = &c;
         }
         if (from_plan) return play_move(r.turn(), *from_plan);
@@ -706,8 +724,8 @@ Move standard_plain_move(const Round& r) {
   const CardMask hand = r.hand(seat);
   for (const Combo& c : legal)
     if (c.mask() == hand) return play_move(seat, c);  // going out
-  const Standard s(r);
-  return r.table() ? s.follow(legal) : s.lead();
+  if (!s) s.emplace(r);
+  return r.table() ? s->follow(legal) : s->lead();
 }
 
 // Deals of the cards a seat cannot see (all but its hand and the cards played) to the
@@ -744,13 +762,14 @@ struct WorldDealer {
 // The standard bot near the end of a round (issue 15): when a seat holds kEndgameCards
 // cards or fewer, its rule-based move is checked against a few others (passing; the
 // weakest and strongest answer; on a lead, the weakest and strongest single and pair), each
-// played out by rule-based bots on kEndgameFirstWorlds deals of the cards it cannot see;
-// the best two are played out on kEndgameMoreWorlds more, and the best total over all its
-// deals wins (the rule-based move on ties). The deals come from a source seeded by the
-// position, so a position always gets the same move. Against three standard-v1, 20,000
-// duplicate deals: +1.07 (seed 1) and +1.08 (seed 2) per round, against +0.83 without it.
-// It costs about 19 times the rule-based bot's time a move on average (a searched move
-// takes a few hundred microseconds; most moves are not searched): see
+// played out by rule-based bots on kEndgameFirstWorlds deals of the cards it cannot see.
+// If the rule-based move does as well as any there, it is played (about three searched
+// moves in four end here); else the best two are played out on kEndgameMoreWorlds
+// more deals, and the best total over all its deals wins (the rule-based move on ties). The
+// deals come from a source seeded by the position, so a position always gets the same
+// move. Against three standard-v1, 20,000 duplicate deals: +1.075 (seed 1) and +1.073
+// (seed 2) per round, against +0.83 without it; it costs about 12 times the rule-based
+// bot's time a move on average (most moves are not searched): see
 // build/cpp/bench_banting_game.
 constexpr int kEndgameCards = 3;
 constexpr int kEndgameFirstWorlds = 2;
@@ -809,6 +828,9 @@ Move standard_move(const Round& r) {
     }
   };
   play(kEndgameFirstWorlds);
+  // The rule-based move (option 0) does as well as any on the first deals: keep it. Most
+  // searched moves end here; the rest play the best two on more deals.
+  if (*std::max_element(total.begin(), total.end()) == total[0]) return plain;
   if (active.size() > 2) {
     std::stable_sort(active.begin(), active.end(),
                      [&](std::size_t x, std::size_t y) { return total[x] > total[y]; });

@@ -258,7 +258,7 @@ void VecEnv::run_bots(Env& e) {
     const int level = seats_[static_cast<std::size_t>(r.turn())];
     if (level == kLearnerSeat) return;
     // A standard seat is the rule-based standard bot (standard-v2): standard's look-ahead
-    // near the end of a round costs about 18 times as much a move, which the environment's
+    // near the end of a round costs about 12 times as much a move, which the environment's
     // throughput (issue figures for 3 standard bots) cannot carry.
     const BotLevel bot = static_cast<BotLevel>(level) == BotLevel::kStandard ? BotLevel::kStandardV2
                                                                              : static_cast<BotLevel>(level);

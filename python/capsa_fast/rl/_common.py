@@ -40,7 +40,7 @@ def check_players(players: Any) -> int:
 def env_level(level: str) -> str:
     """The bot an environment's seat of ``level`` plays: ``standard`` seats are the
     rule-based standard bot (``standard-v2``), as in the C++ vector env. Standard's
-    look-ahead near the end of a round costs about 18 times as much a move, which the
+    look-ahead near the end of a round costs about 12 times as much a move, which the
     environments' throughput cannot carry."""
     return "standard-v2" if level == "standard" else level
 
