@@ -176,6 +176,7 @@ Move master_move(const Round& r, SplitMix64& rng, const SearchBudget& budget) {
         const std::uint64_t first = next_world + static_cast<std::uint64_t>(t) * (timed ? std::uint64_t{1} << 32 : per);
         const std::uint64_t mine = timed ? count : std::min(per, count - std::min(count, static_cast<std::uint64_t>(t) * per));
         pool.emplace_back([&, t, first, mine] {
+          const PlanCacheScope thread_plans;  // the cache is per thread
           done[static_cast<std::size_t>(t)] = s.play(first, mine, active, part[static_cast<std::size_t>(t)], deadline, timed);
         });
       }
