@@ -167,9 +167,15 @@ def test_bench_quick_with_json_and_plot(tmp_path: Path) -> None:
     assert {row["k"] for row in answer["rows"]} == {5, 7}
     assert chart.read_bytes().startswith(b"\x89PNG")
     for scaling in answer["thread_scaling"]:
-        # Two processes at once against one alone: at most twice as fast, and faster.
-        assert scaling["two_processes_ms"] > 0 and scaling["one_process_ms"] > 0
-        assert 0.5 < scaling["process_speedup"] <= 2.5
+        # Two processes at once against one alone: twice the ratio of the medians. Not a
+        # bound on it: with --quick's few calls, other load on the machine while the lone
+        # process runs can push it past 2 (2.7 was seen with a sim running beside the tests).
+        one, two = scaling["one_process_ms"], scaling["two_processes_ms"]
+        assert one > 0 and two > 0
+        assert scaling["process_speedup"] == pytest.approx(2 * one / two)
+        assert scaling["speedup"] == pytest.approx(
+            scaling["one_thread_ms"] / scaling["two_threads_ms"]
+        )
 
 
 def test_gen_ev_model_writes_where_out_says(tmp_path: Path) -> None:
