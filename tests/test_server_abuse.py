@@ -386,25 +386,44 @@ def _both_workers_started(up: Server) -> None:
         time.sleep(0.05)
 
 
+def _burst(port: int, master: int) -> dict[int, int]:
+    """Sixteen connections opened at once, one request on each: the connections each worker
+    holds once all are answered."""
+    clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(16)]
+    try:
+        request = b"GET /v1/health HTTP/1.1\r\nHost: t\r\n\r\n"
+        for client in clients:
+            client.sendall(request)
+        for client in clients:
+            client.settimeout(10)
+            assert client.recv(4096).startswith(b"HTTP/1.1 200 ")
+        return _connections_per_worker(port, master)
+    finally:
+        for client in clients:
+            client.close()
+
+
 def test_a_burst_of_connections_is_shared_by_the_workers(tmp_path: Path) -> None:
     """Sixteen kept-alive connections opened at once: each of the two workers takes a fair
     part of them (an event loop that accepted everything waiting when it woke took them
-    all, and one worker then served the whole load)."""
+    all, and one worker then served the whole load). The split also depends on when the
+    kernel runs each worker, and a worker descheduled for a few milliseconds while the
+    suite loads both cores leaves the burst to the other (seen once: 13 and 3); so a second
+    burst is tried, and one of the two must be shared. A worker that takes every waiting
+    connection fails both."""
     with server(tmp_path) as up:
         _both_workers_started(up)
-        clients = [socket.create_connection(("127.0.0.1", up.port)) for _ in range(16)]
-        try:
-            request = b"GET /v1/health HTTP/1.1\r\nHost: t\r\n\r\n"
-            for client in clients:
-                client.sendall(request)
-            for client in clients:
-                client.settimeout(10)
-                assert client.recv(4096).startswith(b"HTTP/1.1 200 ")
-            counts = _connections_per_worker(up.port, up.process.pid)
-        finally:
-            for client in clients:
-                client.close()
-    assert len(counts) == 2 and min(counts.values()) >= 4, counts
+        bursts = []
+        for _attempt in range(2):
+            counts = _burst(up.port, up.process.pid)
+            bursts.append(counts)
+            if len(counts) == 2 and min(counts.values()) >= 4:
+                break
+            deadline = time.monotonic() + 10  # the closed connections gone before the next
+            while sum(_connections_per_worker(up.port, up.process.pid).values()):
+                assert time.monotonic() < deadline, "the first burst's connections stayed"
+                time.sleep(0.05)
+    assert len(counts) == 2 and min(counts.values()) >= 4, bursts
 
 
 def test_kept_alive_connections_come_back_to_a_restarted_worker(tmp_path: Path) -> None:

@@ -3,9 +3,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.browser import deals
 from tests.browser.helpers import ROW_SIZES, Banting, Page, Susun, info_numbers
 
+# Records the widest the page has been on any frame, and on how many frames a played card
+# was in flight.
+WIDEST_FRAME_JS = r"""
+const widest = { width: 0, played: 0 };
+window.capsaTestWidest = widest;
+const sample = () => {
+  widest.width = Math.max(widest.width, document.scrollingElement.scrollWidth);
+  if (document.getAnimations().some((a) => a.animationName === "arrive")) widest.played += 1;
+  requestAnimationFrame(sample);
+};
+requestAnimationFrame(sample);
+"""
 FIRST_PLAY_REASON = {"id": "Kartu pertama wajib memuat ♦3", "en": "The first play must contain 3♦"}
 
 
@@ -54,10 +68,24 @@ def test_language_switch_turns_every_text_english_and_back(page: Page) -> None:
     assert "Sisa 13" in page.snapshot()["info"]
 
 
+def right_seat_answers_with_five(game: Any) -> bool:
+    """Seat 0 has moved once, and since then the seat on its right has played five cards
+    (the widest trick, flying in from the right edge)."""
+    moves = game.history
+    mine = [i for i, move in enumerate(moves) if move.seat == 0]
+    return len(mine) == 1 and any(
+        move.seat == 1 and move.combo is not None and len(move.combo.cards) == 5
+        for move in moves[mine[0] :]
+    )
+
+
 def test_phone_held_upright(page: Page) -> None:
+    deal = deals.find_deal(
+        right_seat_answers_with_five, deals.rules(first_lead="previous-winner"), max_hints=1
+    )
     table = Banting(page)
     page.phone()
-    page.open("/")
+    page.open(f"/?code={deal.code}")
     width, height = page.js("return [window.innerWidth, window.innerHeight]")
     assert (width, height) == (360, 740), "the page must lay itself out for the phone's width"
 
@@ -67,6 +95,9 @@ def test_phone_held_upright(page: Page) -> None:
 
     page.wait_state("setup")
     no_sideways_scroll()
+    # The page's width is also sampled on every frame from here on: a card flying in from
+    # its seat, or a trick sweeping out, must not widen the page even for a moment.
+    page.js(WIDEST_FRAME_JS)
     for name in ("suit_order", "straights", "flush_compare", "first_lead", "level"):
         box = page.usable(page.setting(name))
         assert box["left"] >= 0 and box["right"] <= width, (name, box)
@@ -91,6 +122,10 @@ def test_phone_held_upright(page: Page) -> None:
     view = table.hint_and_move(view)
     table.synced()
     assert view["history"] and any(m["seat"] == 0 for m in view["history"])
+    played = page.js("return window.capsaTestWidest.played")
+    assert played > 0, "the sampling saw no card in flight"
+    widest = page.js("return window.capsaTestWidest.width")
+    assert widest <= width, f"the page was {widest} px wide on a {width} px phone, in flight"
 
 
 def test_susun_on_a_phone(page: Page) -> None:
