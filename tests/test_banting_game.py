@@ -14,7 +14,7 @@ import random
 import capsa_fast as cf
 import numpy as np
 import pytest
-from capsa_fast.banting import sim
+from capsa_fast.banting import duplicate, sim
 
 B = cf.banting
 PRESETS = list(B.PRESETS)
@@ -356,18 +356,20 @@ def test_standard_bot_goes_out_when_it_can_and_blocks_a_last_card():
 
 
 def test_plan_uses_few_combos():
+    """Thirteen cards in four combos: the low cards in a straight, the 9s with a pair of 2s
+    in a full house, and 2♠ kept alone, the top single, which wins its trick and the lead
+    (the plan prices a combo near the top below zero; standard-v1's pricing made the full
+    house with the kings and left the 2s as a pair or a triple)."""
     rules = B.Rules.preset()
     combos, cost = cf._core.banting_plan("3d 4c 5h 6s 7d 9c 9d 9h Ks Kd 2c 2d 2s", rules.core)
-    kinds = sorted(c.kind for c in combos)
-    assert kinds == ["full_house", "pair", "straight"] or kinds == [
-        "full_house",
-        "straight",
-        "triple",
+    shown = sorted((c.kind, tuple(sorted(cf.format_cards(c.cards)))) for c in combos)
+    assert shown == [
+        ("full_house", ("2c", "2d", "9c", "9d", "9h")),
+        ("pair", ("Kd", "Ks")),
+        ("single", ("2s",)),
+        ("straight", ("3d", "4c", "5h", "6s", "7d")),
     ]
-    assert sorted(c for combo in combos for c in combo.cards) == sorted(
-        cf.parse_cards("3d 4c 5h 6s 7d 9c 9d 9h Ks Kd 2c 2d 2s")
-    )
-    assert 0 < cost < 3
+    assert 0 < cost < 1
 
 
 # Matches ------------------------------------------------------------------------------
@@ -546,9 +548,12 @@ def test_bad_arguments_to_a_game_are_named():
 
 
 def test_expert_beats_standard_and_its_hint_changes_nothing():
-    result = sim.simulate(400, ("expert", "standard", "standard", "standard"), seed=11)
-    expert = result.seat_stats()[0]
-    assert expert.win_rate >= 0.30 and expert.score_low > 0
+    """expert against three standard in duplicate deals (README: +1.26 a round over 2,000
+    deals; since standard's plans price top combos below zero, plain deals are too noisy
+    to tell them apart in a test's time)."""
+    result = duplicate.play(300, ["expert", "standard", "standard", "standard"], seed=11, workers=2)
+    expert = {s.level: s for s in result.level_stats()}["expert"]
+    assert expert.low > 0, expert
     g = B.Game(code="B4K7M2Q9XZ1")
     while not g.over:
         before = snapshot(g)

@@ -48,10 +48,10 @@ double height(const Combo& c, const Rules& rules) noexcept {
   return 0;
 }
 
-// A combo's share of the plan cost: a low combo needs a lead of its own, a high one
-// nearly wins its trick.
-double weight(double h) noexcept { return 1.0 - 0.7 * h; }
-double weight(const Combo& c, const Rules& rules) noexcept { return weight(height(c, rules)); }
+// A combo's share of the plan cost: a low combo needs a lead of its own, a high one wins its
+// trick (and, with PlanStyle::kStandard's slope, the lead after it: a negative share).
+double slope_of(PlanStyle style) noexcept { return style == PlanStyle::kV1 ? 0.7 : 1.2; }
+double weight(double h, double slope) noexcept { return 1.0 - slope * h; }
 
 // Cards of each rank, lowest in Big Two order first.
 struct Ranks {
@@ -74,7 +74,7 @@ struct Ranks {
 
 // Cost of the cards left after the five-card combos: grouped by rank into triples (when
 // allowed), pairs and singles (a lone 2 is a low single while the 2s are demoted).
-double rest_cost(CardMask rest, const Rules& rules) noexcept {
+double rest_cost(CardMask rest, const Rules& rules, double slope) noexcept {
   // Cards held of a rank from its 4 bits (a table: without -mpopcnt the builtin is a call).
   static constexpr std::uint8_t kCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
   double cost = 0;
@@ -82,7 +82,7 @@ double rest_cost(CardMask rest, const Rules& rules) noexcept {
     const int k = kCount[rest >> (r * 4) & 0xF];
     if (!k) continue;
     const int rank = k == 1 ? single_strength(r * 4, rules) >> 2 : big_two_rank(r * 4);
-    const double w = weight(rank / 12.0);
+    const double w = weight(rank / 12.0, slope);
     if (k == 1 || k == 2) cost += w;
     else if (k == 3) cost += rules.triples ? w : 2 * w;
     else cost += 2 * w;
@@ -120,20 +120,20 @@ struct Five {
   double w;
 };
 
-void add_five(std::vector<Five>& out, const int* cs, const Rules& rules) {
+void add_five(std::vector<Five>& out, const int* cs, const Rules& rules, double slope) {
   const Combo c = classify(cs, 5, rules);
   if (c.kind == Kind::kNone) return;
   const CardMask m = c.mask();
   for (const Five& f : out)
     if (f.mask == m) return;
-  out.push_back(Five{m, c, weight(c, rules)});
+  out.push_back(Five{m, c, weight(height(c, rules), slope)});
 }
 
 // A few good five-card combos of the hand: every listed straight (lowest suits, which
 // keeps the high cards for pairs), straight flushes, flushes built from the lowest cards or
 // from cards not in pairs, full houses from the lowest triple cards and pairs, and fours
 // with the loneliest low kicker.
-void five_card_options(CardMask hand, const Rules& rules, std::vector<Five>& out) {
+void five_card_options(CardMask hand, const Rules& rules, double slope, std::vector<Five>& out) {
   out.clear();
   const Ranks by(hand, rules);
   const auto n = [&](int r) { return static_cast<int>(by.n[static_cast<std::size_t>(r)]); };
@@ -144,14 +144,14 @@ void five_card_options(CardMask hand, const Rules& rules, std::vector<Five>& out
     for (int i = 0; i < 5; ++i) all = all && n((start + i) % 13) > 0;
     if (!all) continue;
     for (int i = 0; i < 5; ++i) cs[i] = card((start + i) % 13, 0);
-    add_five(out, cs, rules);
+    add_five(out, cs, rules, slope);
     for (int s = 0; s < kNumSuits; ++s) {
       bool suited = true;
       for (int i = 0; i < 5; ++i) {
         cs[i] = make_card((start + i) % 13, s);
         suited = suited && (hand >> cs[i] & 1);
       }
-      if (suited) add_five(out, cs, rules);
+      if (suited) add_five(out, cs, rules, slope);
     }
   }
   if (rules.flush_compare != FlushCompare::kNone) {
@@ -163,13 +163,13 @@ void five_card_options(CardMask hand, const Rules& rules, std::vector<Five>& out
         if (hand >> c & 1) suited[m++] = c;
       }
       if (m < 5) continue;
-      add_five(out, suited, rules);
+      add_five(out, suited, rules, slope);
       int k = 0;
       for (int i = 0; i < m && k < 5; ++i)
         if (n(rank_of(suited[i])) == 1) cs[k++] = suited[i];
       for (int i = 0; i < m && k < 5; ++i)
         if (n(rank_of(suited[i])) != 1) cs[k++] = suited[i];
-      add_five(out, cs, rules);
+      add_five(out, cs, rules, slope);
     }
   }
   for (int t = 0; t < kNumRanks; ++t) {
@@ -177,7 +177,7 @@ void five_card_options(CardMask hand, const Rules& rules, std::vector<Five>& out
     for (int p = 0; p < kNumRanks; ++p) {
       if (p == t || n(p) < 2) continue;
       const int fh[5] = {card(t, 0), card(t, 1), card(t, 2), card(p, 0), card(p, 1)};
-      add_five(out, fh, rules);
+      add_five(out, fh, rules, slope);
     }
     if (n(t) == 4 && __builtin_popcountll(hand) >= 5) {
       int kicker = -1;
@@ -188,24 +188,24 @@ void five_card_options(CardMask hand, const Rules& rules, std::vector<Five>& out
         }
       }
       const int four[5] = {card(t, 0), card(t, 1), card(t, 2), card(t, 3), kicker};
-      add_five(out, four, rules);
+      add_five(out, four, rules, slope);
     }
   }
 }
 
 // The cheapest split of the hand: none, one or two disjoint five-card options (indices
 // into fives, -1 for none) and the rest grouped by rank; returns its cost.
-double best_split(CardMask hand, const Rules& rules, std::vector<Five>& fives, int* best_i,
+double best_split(CardMask hand, const Rules& rules, double slope, std::vector<Five>& fives, int* best_i,
                   int* best_j) {
   CardMask fifth = hand;  // its fifth-lowest card and above: none with fewer than five cards
   for (int k = 0; k < 4 && fifth; ++k) fifth &= fifth - 1;
-  if (fifth) five_card_options(hand, rules, fives);
+  if (fifth) five_card_options(hand, rules, slope, fives);
   else fives.clear();
-  double best = rest_cost(hand, rules);
+  double best = rest_cost(hand, rules, slope);
   int bi = -1, bj = -1;
   for (std::size_t i = 0; i < fives.size(); ++i) {
     const Five& f = fives[i];
-    const double one = f.w + rest_cost(hand & ~f.mask, rules);
+    const double one = f.w + rest_cost(hand & ~f.mask, rules, slope);
     if (one < best - 1e-9) {
       best = one;
       bi = static_cast<int>(i);
@@ -214,7 +214,7 @@ double best_split(CardMask hand, const Rules& rules, std::vector<Five>& fives, i
     for (std::size_t j = i + 1; j < fives.size(); ++j) {
       const Five& g = fives[j];
       if (f.mask & g.mask) continue;
-      const double two = f.w + g.w + rest_cost(hand & ~f.mask & ~g.mask, rules);
+      const double two = f.w + g.w + rest_cost(hand & ~f.mask & ~g.mask, rules, slope);
       if (two < best - 1e-9) {
         best = two;
         bi = static_cast<int>(i);
@@ -243,6 +243,7 @@ struct PlanCache {
     std::uint32_t generation = 0;
     std::uint8_t n = 0;
     bool has_combos = false;
+    bool has_cost = false;
     double cost = 0;
     std::array<Combo, kHandSize> combos{};
   };
@@ -251,15 +252,15 @@ struct PlanCache {
   std::uint32_t generation = 0;
   int depth = 0;
 
-  Entry* find(CardMask hand, const Rules& rules, std::uint64_t* key) {
+  Entry* find(CardMask hand, const Rules& rules, PlanStyle style, std::uint64_t* key) {
     if (depth == 0) return nullptr;
-    *key = hand | std::uint64_t{rules.twos_demoted} << 63;
+    *key = hand | std::uint64_t{rules.twos_demoted} << 63 | std::uint64_t{style == PlanStyle::kV1} << 62;
     Entry& e = entries[(*key * 0x9E3779B97F4A7C15ull) >> 54];
     if (e.generation != generation || e.key != *key) {
       e.key = *key;
       e.generation = generation;
       e.has_combos = false;
-      e.cost = -1;
+      e.has_cost = false;
     }
     return &e;
   }
@@ -281,19 +282,22 @@ PlanCacheScope::PlanCacheScope() {
 }
 PlanCacheScope::~PlanCacheScope() { --plan_cache().depth; }
 
-double plan_cost(CardMask hand, const Rules& rules) {
+double plan_cost(CardMask hand, const Rules& rules, PlanStyle style) {
   std::uint64_t key = 0;
-  PlanCache::Entry* e = plan_cache().find(hand, rules, &key);
-  if (e && e->cost >= 0) return e->cost;
+  PlanCache::Entry* e = plan_cache().find(hand, rules, style, &key);
+  if (e && e->has_cost) return e->cost;
   int bi = -1, bj = -1;
-  const double cost = best_split(hand, rules, fives_buffer(), &bi, &bj);
-  if (e) e->cost = cost;
+  const double cost = best_split(hand, rules, slope_of(style), fives_buffer(), &bi, &bj);
+  if (e) {
+    e->cost = cost;
+    e->has_cost = true;
+  }
   return cost;
 }
 
-Plan plan_hand(CardMask hand, const Rules& rules) {
+Plan plan_hand(CardMask hand, const Rules& rules, PlanStyle style) {
   std::uint64_t key = 0;
-  PlanCache::Entry* e = plan_cache().find(hand, rules, &key);
+  PlanCache::Entry* e = plan_cache().find(hand, rules, style, &key);
   Plan plan;
   if (e && e->has_combos) {
     plan.cost = e->cost;
@@ -302,7 +306,7 @@ Plan plan_hand(CardMask hand, const Rules& rules) {
   }
   std::vector<Five>& fives = fives_buffer();
   int bi = -1, bj = -1;
-  plan.cost = best_split(hand, rules, fives, &bi, &bj);
+  plan.cost = best_split(hand, rules, slope_of(style), fives, &bi, &bj);
   plan.combos.reserve(kHandSize);
   CardMask rest = hand;
   for (int k : {bi, bj}) {
@@ -313,6 +317,7 @@ Plan plan_hand(CardMask hand, const Rules& rules) {
   rest_combos(rest, rules, plan.combos);
   if (e) {
     e->cost = plan.cost;
+    e->has_cost = true;
     e->n = static_cast<std::uint8_t>(plan.combos.size());
     std::copy(plan.combos.begin(), plan.combos.end(), e->combos.begin());
     e->has_combos = true;
@@ -416,7 +421,7 @@ struct StandardV1 {
   explicit StandardV1(const Round& round)
       : r(round), rules(round.combo_rules()), seat(round.turn()), hand(round.hand(seat)),
         held(__builtin_popcountll(hand)), opp_min(kHandSize + 1),
-        plan(plan_hand(hand, rules)), unseen(kDeck & ~hand & ~round.played()) {
+        plan(plan_hand(hand, rules, PlanStyle::kV1)), unseen(kDeck & ~hand & ~round.played()) {
     for (int s = 0; s < r.players(); ++s)
       if (s != seat && r.count(s) > 0) opp_min = std::min(opp_min, r.count(s));
   }
@@ -497,7 +502,7 @@ struct StandardV1 {
     for (const Combo& c : legal) {
       if (c.size != table.size && !danger) continue;  // bombs only when it matters
       if (++tried > 12) break;
-      const double gain = plan.cost - plan_cost(hand & ~c.mask(), rules);
+      const double gain = plan.cost - plan_cost(hand & ~c.mask(), rules, PlanStyle::kV1);
       if (gain > best_gain + 1e-9 || (gain > best_gain - 1e-9 && best && c.strength < best->strength)) {
         best_gain = gain;
         best = &c;
@@ -523,7 +528,7 @@ struct StandardV1 {
     double best_cost = std::numeric_limits<double>::infinity();
     for (const Combo& c : legal) {
       if (same_size && c.size != table.size) continue;
-      const double cost = plan_cost(hand & ~c.mask(), rules);
+      const double cost = plan_cost(hand & ~c.mask(), rules, PlanStyle::kV1);
       if (cost < best_cost - 1e-9) {
         best_cost = cost;
         best = &c;
@@ -626,8 +631,9 @@ struct Standard {
     const Combo* pick = nullptr;
     double pick_key = std::numeric_limits<double>::infinity();
     for (const Combo* c : pool) {
-      // Low first; bigger combos first, more so with ten or more cards to shed.
-      double key = height(*c, rules) - (held >= 10 ? 0.7 : 0.5) * (c->size - 1) / 4.0;
+      // Low first; bigger combos first (standard-v1 weighed size less below ten cards:
+      // weighing it as above scored about 0.02 a round more against three standard-v2).
+      double key = height(*c, rules) - 0.7 * (c->size - 1) / 4.0;
       if (c->size == 5) key -= 0.8;
       if (key < pick_key) {
         pick_key = key;
@@ -867,7 +873,7 @@ Move expert_move(const Round& r, SplitMix64& rng) {
   };
   add(standard_v1_move(r));
   if (r.can_pass()) add(pass_move(seat));
-  for (const Combo& c : plan_hand(hand, rules).combos)
+  for (const Combo& c : plan_hand(hand, rules, PlanStyle::kV1).combos)
     for (const Combo& l : legal)
       if (l.mask() == c.mask()) add(play_move(seat, l));
   for (int size : {1, 2, 3, 5}) {

@@ -169,12 +169,17 @@ struct Plan {
   std::vector<Combo> combos;
   double cost = 0;  // lower is better: about the number of tricks still to win
 };
-Plan plan_hand(CardMask hand, const Rules& rules);
-// plan_hand(hand, rules).cost, without building the combos.
-double plan_cost(CardMask hand, const Rules& rules);
+// How a plan prices a combo of height h (0 a lone 3 .. 1 a straight flush): 1 - slope * h.
+// kStandard (slope 1.2, since 2026-12-02): a combo near the top wins its trick and the lead
+// after it, so it lowers the cost; kV1 (slope 0.7): standard-v1's and expert's pricing, kept
+// so that those levels play as they did.
+enum class PlanStyle : std::uint8_t { kStandard = 0, kV1 = 1 };
+Plan plan_hand(CardMask hand, const Rules& rules, PlanStyle style = PlanStyle::kStandard);
+// plan_hand(hand, rules, style).cost, without building the combos.
+double plan_cost(CardMask hand, const Rules& rules, PlanStyle style = PlanStyle::kStandard);
 // While one is alive on a thread, plan_hand and plan_cost remember the plans they make on
 // it (for a search, whose rollouts plan the same hands again and again). Only for plans
-// under one round's rules: the key is the hand and the 2s' demotion.
+// under one round's rules: the key is the hand, the 2s' demotion and the style.
 class PlanCacheScope {
  public:
   PlanCacheScope();
