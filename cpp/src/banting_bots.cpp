@@ -570,15 +570,13 @@ struct Standard {
   const Rules& rules;
   int seat;
   CardMask hand;
-  int held;
   int opp_min;  // fewest cards held by an opponent still in the round
   Plan plan;
   CardMask unseen;
 
   explicit Standard(const Round& round)
       : r(round), rules(round.combo_rules()), seat(round.turn()), hand(round.hand(seat)),
-        held(__builtin_popcountll(hand)), opp_min(kHandSize + 1),
-        plan(plan_hand(hand, rules)), unseen(kDeck & ~hand & ~round.played()) {
+        opp_min(kHandSize + 1), plan(plan_hand(hand, rules)), unseen(kDeck & ~hand & ~round.played()) {
     for (int s = 0; s < r.players(); ++s)
       if (s != seat && r.count(s) > 0) opp_min = std::min(opp_min, r.count(s));
   }

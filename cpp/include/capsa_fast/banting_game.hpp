@@ -167,7 +167,8 @@ Move master_move(const Round& round, SplitMix64& rng, const SearchBudget& budget
 // A hand split into combos by the standard bot (exposed for tests and tools).
 struct Plan {
   std::vector<Combo> combos;
-  double cost = 0;  // lower is better: about the number of tricks still to win
+  double cost = 0;  // lower is better: about the number of tricks still to win (a top
+                    // combo, which wins its trick and the lead, counts below zero)
 };
 // How a plan prices a combo of height h (0 a lone 3 .. 1 a straight flush): 1 - slope * h.
 // kStandard (slope 1.2, since 2026-12-02): a combo near the top wins its trick and the lead
