@@ -13,6 +13,7 @@ from http import HTTPStatus
 from flask import Flask, Response, request
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
+from werkzeug.routing import WebsocketMismatch
 
 from api.schemas import FieldError, Problem
 
@@ -175,6 +176,8 @@ def _http_exception_detail(exc: HTTPException) -> str:
     if isinstance(exc, RequestEntityTooLarge):
         limit = request.max_content_length
         return f"The request body is larger than the limit of {limit} bytes."
+    if isinstance(exc, WebsocketMismatch):
+        return f"This server serves no WebSocket; send {request.path} as a plain HTTP request."
     return exc.description or status_title(exc.code or 500)
 
 

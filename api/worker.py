@@ -152,14 +152,16 @@ ACCEPT_DEFER_SECONDS = 0.002
 
 
 class ConnectionBoard:
-    """Each worker's open connections that have had an answer (a slow client that never
-    finishes its headers neither counts nor moves), in memory the master shares with the
-    workers it forks (made when this module is imported, which gunicorn does before
-    forking). A worker claims a slot when it starts (an abstract UNIX socket names the slot,
-    so a slot whose worker has exited, cleanly or not, is free again) and gives it back
-    (-1) when it stops accepting. Each slot also holds the time its worker last ticked
-    (``beat``, every 0.1 s); a slot silent for ``STALE_MS`` (a worker killed, or whose loop
-    is stuck) is left out, so it cannot make the others think they hold too many."""
+    """Each worker's open connections, in memory the master shares with the workers it forks
+    (made when this module is imported, which gunicorn does before forking). A connection
+    counts from the moment it is accepted, answered or not: counted only after an answer,
+    the connections of a burst counted for nobody while the burst was accepted, so the first
+    worker to wake took them all (16 of 16 in 4 bursts of 20 in a row). A worker claims a
+    slot when it starts (an abstract UNIX socket names the slot, so a slot whose worker has
+    exited, cleanly or not, is free again) and gives it back (-1) when it stops accepting.
+    Each slot also holds the time its worker last ticked (``beat``, every 0.1 s); a slot
+    silent for ``STALE_MS`` (a worker killed, or whose loop is stuck) is left out, so it
+    cannot make the others think they hold too many."""
 
     SLOTS = 64
     STALE_MS = 2000
@@ -304,6 +306,7 @@ class FairListener:
             self._serving = False
             self._loop.call_later(ACCEPT_RETRY_SECONDS, self._listen)
             return
+        BOARD.opened()  # counted now, so the next wake-up already sees it
         conn.setblocking(False)
         if self._tcp:
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -315,6 +318,7 @@ class FairListener:
         try:
             await self._loop.connect_accepted_socket(self._factory, conn)
         except OSError:
+            BOARD.closed()
             conn.close()
 
 
@@ -460,8 +464,7 @@ class GuardedProtocol(HttpToolsProtocol):
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._served:
-            BOARD.closed()
+        BOARD.closed()
         self._disarm()
         if self._linger_timer is not None:
             self._linger_timer.cancel()
@@ -499,8 +502,6 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def on_response_complete(self) -> None:
         self._served += 1
-        if self._served == 1:
-            BOARD.opened()
         super().on_response_complete()
         if not self.transport.is_closing():
             self._arm()  # the next request on this connection gets a fresh deadline
@@ -518,6 +519,9 @@ class Worker(UvicornWorker):
         type(self).CONFIG_KWARGS = {
             "loop": "api.worker:new_event_loop",
             "http": GuardedProtocol,
+            # No WebSocket upgrade: the app serves none, and an upgraded connection would
+            # leave GuardedProtocol (its deadlines and the connection counts).
+            "ws": "none",
             "lifespan": "on",
             # The app logs each request itself (api.access_log), with a request id.
             "access_log": False,

@@ -474,6 +474,12 @@ def test_wrong_method_is_405_problem(api_client: FlaskClient) -> None:
     assert_problem(api_client.post("/v1/health", json={}), 405)
 
 
+def test_a_websocket_request_is_400_naming_the_problem(api_client: FlaskClient) -> None:
+    upgrade = {"Connection": "Upgrade", "Upgrade": "websocket"}
+    problem = assert_problem(api_client.get("/v1/health", headers=upgrade), 400)
+    assert problem["detail"].startswith("This server serves no WebSocket")
+
+
 def test_unexpected_exception_is_500_problem_without_traceback(
     api_app: Flask, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -190,3 +190,45 @@ def test_the_connection_board_says_when_a_worker_holds_too_many() -> None:
     finally:
         board.release()
         other.release()
+
+
+async def _counted_connections() -> list[int]:
+    """The board's count for this worker as a connection is accepted (no request yet),
+    answered, and closed, served by uvicorn in the worker's own event loop."""
+    from api.worker import BOARD, FairListener
+
+    config = uvicorn.Config(_app, http=GuardedProtocol, lifespan="off", log_level="warning")
+    server = uvicorn.Server(config)
+    config.load()
+    server.lifespan = config.lifespan_class(config)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()  # as gunicorn hands its sockets over
+    await server.startup(sockets=[sock])
+    assert isinstance(server.servers[0], FairListener)
+    assert BOARD.claim(4_200_000 + os.getpid())
+    counts = []
+    try:
+        reader, writer = await asyncio.open_connection(*sock.getsockname())
+        await _until(lambda: BOARD.counts[BOARD.slot] == 1, "the accept to count")
+        counts.append(BOARD.counts[BOARD.slot])
+        writer.write(REQUEST)
+        await asyncio.wait_for(reader.readuntil(b"ok"), 10)
+        counts.append(BOARD.counts[BOARD.slot])
+        writer.close()
+        await _until(lambda: BOARD.counts[BOARD.slot] == 0, "the close to count")
+        counts.append(BOARD.counts[BOARD.slot])
+    finally:
+        await server.shutdown()
+        BOARD.release()
+        sock.close()  # the listening socket is the caller's (gunicorn's), not uvicorn's
+    return counts
+
+
+def test_a_connection_counts_for_its_worker_from_its_accept() -> None:
+    """A burst's connections count while the burst is being accepted, before any request:
+    counted only once answered, the first worker to wake took whole bursts."""
+    from api.worker import new_event_loop
+
+    with asyncio.Runner(loop_factory=new_event_loop) as runner:
+        assert runner.run(_counted_connections()) == [1, 1, 0]
