@@ -195,8 +195,8 @@ void five_card_options(CardMask hand, const Rules& rules, double slope, std::vec
 
 // The cheapest split of the hand: none, one or two disjoint five-card options (indices
 // into fives, -1 for none) and the rest grouped by rank; returns its cost.
-double best_split(CardMask hand, const Rules& rules, double slope, std::vector<Five>& fives, int* best_i,
-                  int* best_j) {
+double best_split(CardMask hand, const Rules& rules, double slope, std::vector<Five>& fives,
+                  int* best_i, int* best_j) {
   CardMask fifth = hand;  // its fifth-lowest card and above: none with fewer than five cards
   for (int k = 0; k < 4 && fifth; ++k) fifth &= fifth - 1;
   if (fifth) five_card_options(hand, rules, slope, fives);
@@ -254,7 +254,8 @@ struct PlanCache {
 
   Entry* find(CardMask hand, const Rules& rules, PlanStyle style, std::uint64_t* key) {
     if (depth == 0) return nullptr;
-    *key = hand | std::uint64_t{rules.twos_demoted} << 63 | std::uint64_t{style == PlanStyle::kV1} << 62;
+    *key = hand | std::uint64_t{rules.twos_demoted} << 63 |
+           std::uint64_t{style == PlanStyle::kV1} << 62;
     Entry& e = entries[(*key * 0x9E3779B97F4A7C15ull) >> 54];
     if (e.generation != generation || e.key != *key) {
       e.key = *key;
@@ -576,7 +577,8 @@ struct Standard {
 
   explicit Standard(const Round& round)
       : r(round), rules(round.combo_rules()), seat(round.turn()), hand(round.hand(seat)),
-        opp_min(kHandSize + 1), plan(plan_hand(hand, rules)), unseen(kDeck & ~hand & ~round.played()) {
+        opp_min(kHandSize + 1), plan(plan_hand(hand, rules)),
+        unseen(kDeck & ~hand & ~round.played()) {
     for (int s = 0; s < r.players(); ++s)
       if (s != seat && r.count(s) > 0) opp_min = std::min(opp_min, r.count(s));
   }
