@@ -490,6 +490,12 @@ class GuardedProtocol(HttpToolsProtocol):
                 return
         super().data_received(data)
 
+    def _unsupported_upgrade_warning(self) -> None:
+        # uvicorn warns twice here and suggests installing a WebSocket library; the server
+        # serves none on purpose (``ws: none``), the request is answered as plain HTTP (a
+        # 400 from the app), and the access log has it.
+        logger.debug("upgrade request answered as plain HTTP")
+
     def on_headers_complete(self) -> None:
         self._disarm()
         self._in_headers = False
