@@ -35,8 +35,9 @@ evaluator such as OMPEval on the same hands in the same run without shipping its
 Thread scaling: evaluate_batch with threads=1 and threads=2 on 250,000, 1,000,000 and
 4,000,000 7-card hands, taken in turn; the speed-up is the ratio of the medians. Beside it,
 the machine's own ceiling for this work: two separate processes, each evaluating the same
-hands with threads=1 at the same moment (started together, call by call), against one of
-them alone; their speed-up is twice the ratio of the medians. Nothing is shared between
+hands with threads=1 at the same moment (started together, call by call, caches flushed),
+against one of them alone, the two kinds of call taken in turn; their speed-up is twice
+the ratio of the medians. Nothing is shared between
 them but the hardware, so no threading code can do better than that.
 
 Also measured: `import capsa_fast` in a fresh interpreter (median of several).
@@ -250,43 +251,54 @@ def measure_scaling(k: int, hands: np.ndarray, repeats: int) -> Scaling:
     return Scaling(k, len(hands), statistics.median(one) / 1e6, statistics.median(two) / 1e6)
 
 
-def _process_calls(hands: np.ndarray, repeats: int, barrier: Any, results: Any) -> None:
-    """In a child process: evaluate `hands` `repeats` times (threads=1), each call started
-    together with the other process's (the barrier), and send the median time back."""
+def _process_calls(hands: np.ndarray, rounds: int, index: int, barrier: Any, results: Any) -> None:
+    """In child process `index` (0 or 1): `rounds` rounds, each a call by child 0 alone,
+    then one by both children at once (every call after a cache flush, started together by
+    the barrier); sends back (index, median alone, median together) in ms."""
     evaluate_batch = capsa_fast.poker.evaluate_batch
     evaluate_batch(hands)
-    times = []
+    alone: list[int] = []
+    together: list[int] = []
     gc.disable()
-    for _ in range(repeats):
-        barrier.wait()
-        start = time.perf_counter_ns()
-        evaluate_batch(hands, threads=1)
-        times.append(time.perf_counter_ns() - start)
-    results.put(statistics.median(times) / 1e6)
+    for _ in range(rounds):
+        for both in (False, True):
+            runs = both or index == 0
+            if runs:
+                flush_caches()
+            barrier.wait()
+            if runs:
+                start = time.perf_counter_ns()
+                evaluate_batch(hands, threads=1)
+                (together if both else alone).append(time.perf_counter_ns() - start)
+            barrier.wait()  # the next call starts once both have finished
+    alone_ms = statistics.median(alone) / 1e6 if alone else None
+    results.put((index, alone_ms, statistics.median(together) / 1e6))
 
 
 def measure_processes(hands: np.ndarray, repeats: int) -> tuple[float, float] | None:
     """(one process alone, the mean of two at once) median ms per call, or None where
-    processes cannot be forked (the children read the parent's hands in place)."""
+    processes cannot be forked (the children read the parent's hands in place). The calls
+    alone and together alternate, round by round, so that a change of load on the machine
+    falls on both (measured one after the other, the figure ran past 2x when the machine
+    slowed between the two)."""
     import multiprocessing
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return None
     context = multiprocessing.get_context("fork")
-    medians: list[float] = []
-    for count in (1, 2):
-        barrier, results = context.Barrier(count), context.Queue()
-        children = [
-            context.Process(target=_process_calls, args=(hands, repeats, barrier, results))
-            for _ in range(count)
-        ]
-        for child in children:
-            child.start()
-        got = [results.get(timeout=600) for _ in children]
-        for child in children:
-            child.join()
-        medians.append(statistics.fmean(got))
-    return medians[0], medians[1]
+    barrier, results = context.Barrier(2), context.Queue()
+    children = [
+        context.Process(target=_process_calls, args=(hands, repeats, i, barrier, results))
+        for i in range(2)
+    ]
+    for child in children:
+        child.start()
+    got = sorted(results.get(timeout=600) for _ in children)
+    for child in children:
+        child.join()
+    alone = got[0][1]
+    assert alone is not None
+    return alone, statistics.fmean(together for _index, _alone, together in got)
 
 
 def import_time(module: str, repeats: int) -> tuple[float, float]:
