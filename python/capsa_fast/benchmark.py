@@ -37,8 +37,8 @@ Thread scaling: evaluate_batch with threads=1 and threads=2 on 250,000, 1,000,00
 the machine's own ceiling for this work: two separate processes, each evaluating the same
 hands with threads=1 at the same moment (started together, call by call, caches flushed),
 against one of them alone, the two kinds of call taken in turn; their speed-up is twice
-the ratio of the medians. Nothing is shared between
-them but the hardware, so no threading code can do better than that.
+the ratio of the medians. Nothing is shared between them but the hardware, so no
+threading code can do better than that.
 
 Also measured: `import capsa_fast` in a fresh interpreter (median of several).
 """
