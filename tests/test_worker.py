@@ -35,14 +35,21 @@ async def _until(condition: Any, what: str) -> None:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-async def _started() -> tuple[uvicorn.Server, int]:
+async def _serving() -> tuple[uvicorn.Server, socket.socket]:
+    """uvicorn started on a listening socket of its caller's, as gunicorn hands them over."""
     config = uvicorn.Config(_app, http=GuardedProtocol, lifespan="off", log_level="warning")
     server = uvicorn.Server(config)
     config.load()
     server.lifespan = config.lifespan_class(config)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
+    sock.listen()
     await server.startup(sockets=[sock])
+    return server, sock
+
+
+async def _started() -> tuple[uvicorn.Server, int]:
+    server, sock = await _serving()
     return server, int(sock.getsockname()[1])
 
 
@@ -197,14 +204,7 @@ async def _counted_connections() -> list[int]:
     answered, and closed, served by uvicorn in the worker's own event loop."""
     from api.worker import BOARD, FairListener
 
-    config = uvicorn.Config(_app, http=GuardedProtocol, lifespan="off", log_level="warning")
-    server = uvicorn.Server(config)
-    config.load()
-    server.lifespan = config.lifespan_class(config)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen()  # as gunicorn hands its sockets over
-    await server.startup(sockets=[sock])
+    server, sock = await _serving()
     assert isinstance(server.servers[0], FairListener)
     assert BOARD.claim(4_200_000 + os.getpid())
     counts = []
