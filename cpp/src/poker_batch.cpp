@@ -119,18 +119,20 @@ __attribute__((target("avx2,bmi,bmi2,popcnt"))) bool rows_v3(const std::uint8_t*
 
 // AVX-512: 16 hands per step, one 32-bit lane each.
 //   1. The step's 16 * K bytes are loaded into two registers and each id is replaced by
-//      16 * suit + rank (vpermb; 0xFF for ids 52..63, which then add no rank key; with 5
-//      cards or fewer no mask bit either, with 6 or 7 bit 31 of `hi`, a rank that does not
-//      exist: only unvalidated results of invalid rows change, and no index leaves its table).
+//      16 * suit + rank (vpermb; 0xFF for ids 52..63, which then add no rank key and set
+//      bit 31 of `hi`, a rank that does not exist: only unvalidated results of invalid
+//      rows change, and no index leaves its table).
 //   2. For card j, vpermt2b gathers byte K * i + j into lane i. Its rank key comes from a
 //      16-entry in-register table (vpermd reads the low 4 bits: the rank) and its mask
-//      bit from a variable shift (with 6 or 7 cards a rotate and masked ORs), suits 0-1
-//      in `lo` and 2-3 in `hi`.
-//   3. Two gathers look the keys up in the perfect hash; a 16-bit word (one suit) with
-//      five bits or more marks a flush, and the word itself is the flush table's index.
+//      bit from a rotate, suits 0-1 in `lo` and 2-3 in `hi`.
+//   3. Two gathers look the keys up in the perfect hash. A 16-bit word (one suit) with
+//      five bits or more marks a flush, and the word itself is the flush table's index:
+//      such a lane's second gather reads the flush table instead, so flushes cost no
+//      branch (a third of the 7-card steps hold one) and no gather of their own.
 //   4. Validation: the mask has K bits (popcount), and no byte of the input exceeds 51
 //      (ids of 64 and more alias under vpermb, so their bytes are checked as loaded).
-// vpermb and the 7-bit vpermt2b indices keep every table access in bounds for any input.
+// vpermb, the 7-bit vpermt2b indices and the 13-bit flush index keep every table access
+// in bounds for any input.
 #define CAPSA_FAST_AVX512 \
   __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vpopcntdq,avx512bitalg,bmi,bmi2,popcnt")))
 
@@ -171,6 +173,7 @@ CAPSA_FAST_AVX512 bool rows_avx512(const std::uint8_t* p, std::size_t n, Out* ou
   constexpr __mmask64 kLoadA = kBytes >= 64 ? ~__mmask64{0} : (__mmask64{1} << kBytes) - 1;
   constexpr __mmask64 kLoadB = kBytes > 64 ? (__mmask64{1} << (kBytes - 64)) - 1 : 0;
   constexpr int kShift = K == 5 ? kHash5Shift : kHash7Shift;
+  constexpr int kPrefetch = 1024;  // bytes ahead
   const std::uint32_t* offsets = K == 5 ? kHash5Offsets : kHash7Offsets;
   const std::uint16_t* values = K == 5 ? kHash5Values : kHash7Values;
 
@@ -183,12 +186,21 @@ CAPSA_FAST_AVX512 bool rows_avx512(const std::uint8_t* p, std::size_t n, Out* ou
   const __m512i low16 = _mm512_set1_epi32(0xFFFF);
   const __m512i low_bits = _mm512_set1_epi32((1 << kShift) - 1);
   const __m512i five = _mm512_set1_epi16(5);
+  const __m512i low13 = _mm512_set1_epi32(0x1FFF);
   const __m512i count = _mm512_set1_epi32(K);
+  // kFlush as slots of `values`: both are uint16 tables in the same binary, so a flush
+  // lane's strength is read by the gather that reads the others'.
+  const __m512i flush_slot = _mm512_set1_epi32(static_cast<int>(
+      (reinterpret_cast<std::intptr_t>(kFlush) - reinterpret_cast<std::intptr_t>(values)) /
+      static_cast<std::intptr_t>(sizeof(std::uint16_t))));
 
   __m512i top = _mm512_setzero_si512();  // byte-wise largest id loaded
   __mmask16 bad = 0;
   std::size_t i = 0;
   for (; i + 16 <= n; i += 16, p += kBytes) {
+    // The hardware prefetcher alone leaves the loop waiting on its input (9% with 7 cards).
+    _mm_prefetch(reinterpret_cast<const char*>(p) + kPrefetch, _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(p) + kPrefetch + 64, _MM_HINT_T0);
     __m512i a = kBytes >= 64 ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi8(kLoadA, p);
     __m512i b = kLoadB ? _mm512_maskz_loadu_epi8(kLoadB, p + 64) : _mm512_setzero_si512();
     if constexpr (Check) top = _mm512_max_epu8(top, _mm512_max_epu8(a, b));
@@ -200,45 +212,34 @@ CAPSA_FAST_AVX512 bool rows_avx512(const std::uint8_t* p, std::size_t n, Out* ou
     for (int j = 0; j < K; ++j) {
       const __m512i x = _mm512_maskz_permutex2var_epi8(0x1111111111111111ull, a, column[j], b);
       key = _mm512_add_epi32(key, _mm512_permutexvar_epi32(x, rank_keys));
-      if constexpr (K >= 6) {
-        // One rotate and two masked ORs (2.5% faster with 7 cards, slower with 5).
-        const __m512i bit = _mm512_rolv_epi32(one, x);
-        const __mmask16 upper = _mm512_test_epi32_mask(x, thirty_two);
-        lo = _mm512_mask_or_epi32(lo, static_cast<__mmask16>(~upper), lo, bit);
-        hi = _mm512_mask_or_epi32(hi, upper, hi, bit);
-      } else {
-        lo = _mm512_or_si512(lo, _mm512_sllv_epi32(one, x));
-        hi = _mm512_or_si512(hi, _mm512_sllv_epi32(one, _mm512_sub_epi32(x, thirty_two)));
-      }
+      // The card's bit, rotated into 32 bits: added to `lo` always and to `hi` for suits
+      // 2-3; `lo` minus `hi` is then the bits of suits 0-1 (modulo 2^32, which a carry
+      // between the halves cannot escape). A repeated card carries, so the popcounts
+      // still see it: 4 operations a card, no mask inverted.
+      const __m512i bit = _mm512_rolv_epi32(one, x);
+      lo = _mm512_add_epi32(lo, bit);
+      hi = _mm512_mask_add_epi32(hi, _mm512_test_epi32_mask(x, thirty_two), hi, bit);
     }
+    lo = _mm512_sub_epi32(lo, hi);
     const __m512i row_offset =
         _mm512_i32gather_epi32(_mm512_srli_epi32(key, kShift), reinterpret_cast<const int*>(offsets), 4);
-    const __m512i slot = _mm512_add_epi32(row_offset, _mm512_and_si512(key, low_bits));
-    __m512i strength = _mm512_and_si512(
-        _mm512_i32gather_epi32(slot, reinterpret_cast<const int*>(values), 2), low16);
-    // Cards per suit (one 16-bit word each): a flush test on the larger of the two, and
-    // their sum per lane (vpmaddwd) for the validation.
+    __m512i slot = _mm512_add_epi32(row_offset, _mm512_and_si512(key, low_bits));
+    // Cards per suit (one 16-bit word each): the flush test, and their sum per lane
+    // (vpmaddwd) for the validation.
     const __m512i count_lo = _mm512_popcnt_epi16(lo), count_hi = _mm512_popcnt_epi16(hi);
     if constexpr (K >= 5) {
-      if (__builtin_expect(_mm512_cmpge_epu16_mask(_mm512_max_epu16(count_lo, count_hi), five) != 0, 0)) {
-        const auto flush_lo = static_cast<unsigned>(_mm512_cmpge_epu16_mask(count_lo, five));
-        const auto flush_hi = static_cast<unsigned>(_mm512_cmpge_epu16_mask(count_hi, five));
-        // Lane i's words are bits 2i (suit 0 or 2) and 2i + 1 (suit 1 or 3) of the masks.
-        const auto s0 = static_cast<__mmask16>(_pext_u32(flush_lo, 0x55555555u));
-        const auto s1 = static_cast<__mmask16>(_pext_u32(flush_lo, 0xAAAAAAAAu));
-        const auto s2 = static_cast<__mmask16>(_pext_u32(flush_hi, 0x55555555u));
-        const auto s3 = static_cast<__mmask16>(_pext_u32(flush_hi, 0xAAAAAAAAu));
-        __m512i suited = _mm512_maskz_mov_epi32(s0, _mm512_and_si512(lo, low16));
-        suited = _mm512_mask_mov_epi32(suited, s1, _mm512_srli_epi32(lo, 16));
-        suited = _mm512_mask_mov_epi32(suited, s2, _mm512_and_si512(hi, low16));
-        suited = _mm512_mask_mov_epi32(suited, s3, _mm512_srli_epi32(hi, 16));
-        const __mmask16 lanes = static_cast<__mmask16>(s0 | s1 | s2 | s3);
-        strength = _mm512_and_si512(
-            _mm512_mask_i32gather_epi32(strength, lanes, _mm512_and_si512(suited, _mm512_set1_epi32(0x1FFF)),
-                                        reinterpret_cast<const int*>(kFlush), 2),
-            low16);
-      }
+      // Flushes without a branch or a gather of their own. Only the words of suits with
+      // five cards or more are kept; a lane has at most one (seven cards), so folding its
+      // two words together leaves that suit's 13 rank bits, the flush table's index. A
+      // flush lane's slot is moved into the flush table, read by the same gather.
+      const __m512i lo5 = _mm512_maskz_mov_epi16(_mm512_cmpge_epu16_mask(count_lo, five), lo);
+      const __m512i hi5 = _mm512_maskz_mov_epi16(_mm512_cmpge_epu16_mask(count_hi, five), hi);
+      const __m512i both = _mm512_or_si512(lo5, hi5);
+      const __m512i suited = _mm512_and_si512(_mm512_or_si512(both, _mm512_srli_epi32(both, 16)), low13);
+      slot = _mm512_mask_add_epi32(slot, _mm512_test_epi32_mask(suited, suited), suited, flush_slot);
     }
+    const __m512i strength =
+        _mm512_and_si512(_mm512_i32gather_epi32(slot, reinterpret_cast<const int*>(values), 2), low16);
     if constexpr (Check) {
       const __m512i cards = _mm512_madd_epi16(_mm512_add_epi16(count_lo, count_hi), _mm512_set1_epi16(1));
       bad = static_cast<__mmask16>(bad | _mm512_cmpneq_epi32_mask(cards, count));
