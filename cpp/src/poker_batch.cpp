@@ -122,9 +122,11 @@ __attribute__((target("avx2,bmi,bmi2,popcnt"))) bool rows_v3(const std::uint8_t*
 //      16 * suit + rank (vpermb; 0xFF for ids 52..63, which then add no rank key and set
 //      bit 31 of `hi`, a rank that does not exist: only unvalidated results of invalid
 //      rows change, and no index leaves its table).
-//   2. For card j, vpermt2b gathers byte K * i + j into lane i. Its rank key comes from a
-//      16-entry in-register table (vpermd reads the low 4 bits: the rank) and its mask
-//      bit from a rotate, suits 0-1 in `lo` and 2-3 in `hi`.
+//   2. vpermt2b gathers bytes K * i .. K * i + 3 into lane i, and the step's other cards
+//      into a second register (with more than 4 cards): card j is byte j % 4 of a lane,
+//      brought down by a shift (vpermt2b is two operations, the shift one). Its rank key
+//      comes from a 16-entry in-register table (vpermd reads the low 4 bits: the rank)
+//      and its mask bit from a rotate, suits 0-1 in `lo` and 2-3 in `hi`.
 //   3. Two gathers look the keys up in the perfect hash. A 16-bit word (one suit) with
 //      five bits or more marks a flush, and the word itself is the flush table's index:
 //      such a lane's second gather reads the flush table instead, so flushes cost no
@@ -154,18 +156,32 @@ constexpr Words16 make_rank_keys(const std::uint64_t (&keys)[kDeckSize]) {
   for (int r = 0; r < 13; ++r) t.v[r] = static_cast<std::uint32_t>(keys[4 * r]);
   return t;
 }
+// Lane i of group g gets the bytes of cards 4g .. 4g + 3 of hand i (bytes past the K-th
+// card are zeroed by column_mask and never read as cards).
+constexpr int groups(int k) { return (k + 3) / 4; }
 template <int K>
-constexpr std::array<Bytes64, K> make_columns() {
-  std::array<Bytes64, K> t{};
-  for (int j = 0; j < K; ++j)
-    for (int i = 0; i < 16; ++i) t[static_cast<std::size_t>(j)].v[4 * i] = static_cast<std::uint8_t>(K * i + j);
+constexpr std::array<Bytes64, groups(K)> make_columns() {
+  std::array<Bytes64, groups(K)> t{};
+  for (int g = 0; g < groups(K); ++g)
+    for (int i = 0; i < 16; ++i)
+      for (int b = 0; b < 4; ++b) {
+        const int j = 4 * g + b;
+        t[static_cast<std::size_t>(g)].v[4 * i + b] = static_cast<std::uint8_t>(j < K ? K * i + j : 0);
+      }
   return t;
+}
+template <int K>
+constexpr __mmask64 column_mask(int g) {
+  __mmask64 m = 0;
+  for (int b = 0; b < 4; ++b)
+    if (4 * g + b < K) m |= 0x1111111111111111ull << b;
+  return m;
 }
 constexpr Bytes64 kRemap = make_remap();
 constexpr Words16 kRankKeys5 = make_rank_keys(kCardKey5);
 constexpr Words16 kRankKeys7 = make_rank_keys(kCardKey7);
 template <int K>
-constexpr std::array<Bytes64, K> kColumns = make_columns<K>();
+constexpr std::array<Bytes64, groups(K)> kColumns = make_columns<K>();
 
 template <int K, bool Check, class Out>
 CAPSA_FAST_AVX512 bool rows_avx512(const std::uint8_t* p, std::size_t n, Out* out) noexcept {
@@ -179,10 +195,10 @@ CAPSA_FAST_AVX512 bool rows_avx512(const std::uint8_t* p, std::size_t n, Out* ou
 
   const __m512i remap = _mm512_load_si512(kRemap.v);
   const __m512i rank_keys = _mm512_load_si512((K == 5 ? kRankKeys5 : kRankKeys7).v);
-  __m512i column[K];
-  for (int j = 0; j < K; ++j) column[j] = _mm512_load_si512(kColumns<K>[static_cast<std::size_t>(j)].v);
+  constexpr int kGroups = groups(K);
+  __m512i column[kGroups];
+  for (int g = 0; g < kGroups; ++g) column[g] = _mm512_load_si512(kColumns<K>[static_cast<std::size_t>(g)].v);
   const __m512i one = _mm512_set1_epi32(1);
-  const __m512i thirty_two = _mm512_set1_epi32(32);
   const __m512i low16 = _mm512_set1_epi32(0xFFFF);
   const __m512i low_bits = _mm512_set1_epi32((1 << kShift) - 1);
   const __m512i five = _mm512_set1_epi16(5);
@@ -209,8 +225,14 @@ CAPSA_FAST_AVX512 bool rows_avx512(const std::uint8_t* p, std::size_t n, Out* ou
     __m512i key = _mm512_setzero_si512();
     __m512i lo = _mm512_setzero_si512();
     __m512i hi = _mm512_setzero_si512();
+    __m512i group[kGroups];
+    for (int g = 0; g < kGroups; ++g)
+      group[g] = _mm512_maskz_permutex2var_epi8(column_mask<K>(g), a, column[g], b);
     for (int j = 0; j < K; ++j) {
-      const __m512i x = _mm512_maskz_permutex2var_epi8(0x1111111111111111ull, a, column[j], b);
+      // Card j is byte j % 4 of its group's lanes; vpermd reads only the low 4 bits of a
+      // lane and the rotate the low 5, so a shift brings it down, and bit 5 (suits 2-3)
+      // is tested where it is.
+      const __m512i x = j % 4 == 0 ? group[j / 4] : _mm512_srli_epi32(group[j / 4], 8 * (j % 4));
       key = _mm512_add_epi32(key, _mm512_permutexvar_epi32(x, rank_keys));
       // The card's bit, rotated into 32 bits: added to `lo` always and to `hi` for suits
       // 2-3; `lo` minus `hi` is then the bits of suits 0-1 (modulo 2^32, which a carry
@@ -218,7 +240,8 @@ CAPSA_FAST_AVX512 bool rows_avx512(const std::uint8_t* p, std::size_t n, Out* ou
       // still see it: 4 operations a card, no mask inverted.
       const __m512i bit = _mm512_rolv_epi32(one, x);
       lo = _mm512_add_epi32(lo, bit);
-      hi = _mm512_mask_add_epi32(hi, _mm512_test_epi32_mask(x, thirty_two), hi, bit);
+      const __m512i suit_bit = _mm512_set1_epi32(32 << (8 * (j % 4)));
+      hi = _mm512_mask_add_epi32(hi, _mm512_test_epi32_mask(group[j / 4], suit_bit), hi, bit);
     }
     lo = _mm512_sub_epi32(lo, hi);
     const __m512i row_offset =
