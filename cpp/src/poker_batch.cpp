@@ -237,7 +237,7 @@ CAPSA_FAST_AVX512 bool rows_avx512(const std::uint8_t* p, std::size_t n, Out* ou
       // The card's bit, rotated into 32 bits: added to `lo` always and to `hi` for suits
       // 2-3; `lo` minus `hi` is then the bits of suits 0-1 (modulo 2^32, which a carry
       // between the halves cannot escape). A repeated card carries, so the popcounts
-      // still see it: 4 operations a card, no mask inverted.
+      // still see it. A rotate, a test and two adds a card, no mask inverted.
       const __m512i bit = _mm512_rolv_epi32(one, x);
       lo = _mm512_add_epi32(lo, bit);
       const __m512i suit_bit = _mm512_set1_epi32(32 << (8 * (j % 4)));
