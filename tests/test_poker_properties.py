@@ -19,6 +19,7 @@ import signal
 import threading
 import time
 import warnings
+from collections.abc import Callable
 from itertools import combinations, combinations_with_replacement
 
 import capsa_fast
@@ -268,6 +269,70 @@ def test_batch_result_shape_dtype_and_threads(k: int, each_batch_path: str) -> N
     unchecked = np.asarray(poker.evaluate_batch(hands, validate=False))
     assert np.array_equal(one, two)
     assert np.array_equal(one, unchecked)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_writes_into_out_and_returns_it(threads: int, each_batch_path: str) -> None:
+    hands = random_hands(np.random.default_rng(12), 40_000, 7)
+    expected = np.asarray(poker.evaluate_batch(hands))
+    results = np.full(2 * len(hands), -1, dtype=np.int32)
+    out = results[len(hands) // 2 : len(hands) // 2 + len(hands)]  # a slice of a bigger array
+    returned = poker.evaluate_batch(hands, threads=threads, out=out)
+    assert returned is out
+    assert np.array_equal(out, expected)
+    assert (results[: len(hands) // 2] == -1).all()
+    assert (results[len(hands) // 2 + len(hands) :] == -1).all()
+    # Any layout and dtype of the hands, into the same array again.
+    out[:] = 0
+    poker.evaluate_batch(np.asfortranarray(hands, dtype=np.int64), out=out)
+    assert np.array_equal(out, expected)
+
+
+def test_batch_out_may_be_empty() -> None:
+    out = np.empty(0, dtype=np.int32)
+    assert poker.evaluate_batch(np.zeros((0, 5), dtype=np.uint8), out=out) is out
+    with pytest.raises(ValueError, match=r"shape \(0,\)"):
+        poker.evaluate_batch(np.zeros((0, 5), dtype=np.uint8), out=np.empty(3, dtype=np.int32))
+
+
+def _read_only(n: int) -> np.ndarray:
+    out = np.empty(n, dtype=np.int32)
+    out.flags.writeable = False
+    return out
+
+
+@pytest.mark.parametrize(
+    ("make_out", "message"),
+    [
+        (lambda n: np.empty(n, dtype=np.int64), "dtype int32"),
+        (lambda n: np.empty(n, dtype=">i4"), "dtype int32"),
+        (lambda n: np.empty(n - 1, dtype=np.int32), r"shape \(200,\).*\(199,\)"),
+        (lambda n: np.empty((n, 1), dtype=np.int32), r"shape \(200,\).*\(200, 1\)"),
+        (lambda n: np.empty(2 * n, dtype=np.int32)[::2], "contiguous"),
+        (lambda n: np.zeros(4 * n + 1, dtype=np.uint8)[1:].view(np.int32), "aligned"),
+        (_read_only, "read-only"),
+        (lambda n: [0] * n, "numpy int32 array"),
+    ],
+)
+def test_batch_rejects_an_unfit_out(make_out: Callable[[int], object], message: str) -> None:
+    hands = random_hands(np.random.default_rng(13), 200, 5)
+    with pytest.raises(ValueError, match=message):
+        poker.evaluate_batch(hands, out=make_out(len(hands)))  # type: ignore[arg-type]
+
+
+def test_batch_rejects_an_out_overlapping_the_hands() -> None:
+    hands = random_hands(np.random.default_rng(14), 1_000, 7)
+    memory = np.zeros(7_000 + 4_000, dtype=np.uint8)
+    inside = memory[:7_000].reshape(1_000, 7)
+    inside[:] = hands
+    with pytest.raises(ValueError, match="overlaps"):
+        poker.evaluate_batch(inside, out=memory[4_000:8_000].view(np.int32))
+    # Backwards rows span the same bytes; just past the hands is fine.
+    with pytest.raises(ValueError, match="overlaps"):
+        poker.evaluate_batch(inside[::-1], out=memory[4_000:8_000].view(np.int32))
+    out = memory[7_000:11_000].view(np.int32)
+    poker.evaluate_batch(inside, out=out)
+    assert np.array_equal(out, poker.evaluate_batch(hands))
 
 
 @pytest.mark.parametrize("k", [3, 5, 7])

@@ -317,14 +317,57 @@ void parallel_rows(std::size_t n, std::size_t parts, F&& f) {
   for (auto& t : pool) t.join();
 }
 
+// The array the strengths go to: `out` when given (checked: a writable, contiguous int32
+// vector of one entry per hand, apart from the hands), else a new one.
+py::array_t<std::int32_t> output_for(const py::array& hands, const py::object& out) {
+  const py::ssize_t n = hands.shape(0);
+  if (out.is_none()) return py::array_t<std::int32_t>(n);
+  if (!py::isinstance<py::array>(out)) {
+    throw std::invalid_argument("out must be a numpy int32 array, got " +
+                                py::str(py::type::of(out)).cast<std::string>());
+  }
+  const auto arr = py::reinterpret_borrow<py::array>(out);
+  if (!py::detail::npy_api::get().PyArray_EquivTypes_(arr.dtype().ptr(), py::dtype::of<std::int32_t>().ptr())) {
+    throw std::invalid_argument("out must have dtype int32, got " +
+                                py::str(arr.dtype()).cast<std::string>());
+  }
+  if (arr.ndim() != 1 || arr.shape(0) != n) {
+    std::string shape = "(";
+    for (py::ssize_t d = 0; d < arr.ndim(); ++d) shape += (d ? ", " : "") + std::to_string(arr.shape(d));
+    throw std::invalid_argument("out must have shape (" + std::to_string(n) + ",), one entry per hand, got " +
+                                shape + (arr.ndim() == 1 ? ",)" : ")"));
+  }
+  if (n > 1 && arr.strides(0) != static_cast<py::ssize_t>(sizeof(std::int32_t))) {
+    throw std::invalid_argument("out must be contiguous");
+  }
+  if (reinterpret_cast<std::uintptr_t>(arr.data()) % alignof(std::int32_t) != 0) {
+    throw std::invalid_argument("out must be aligned to 4 bytes");
+  }
+  if (!arr.writeable()) throw std::invalid_argument("out is read-only");
+  // The hands' bytes lie between their lowest and highest element (strides may be negative).
+  auto lo = reinterpret_cast<std::uintptr_t>(hands.data());
+  auto hi = lo;
+  for (py::ssize_t d = 0; d < hands.ndim(); ++d) {
+    const py::ssize_t span = (hands.shape(d) - 1) * hands.strides(d);
+    (span < 0 ? lo : hi) += static_cast<std::uintptr_t>(span);
+  }
+  hi += static_cast<std::uintptr_t>(hands.itemsize());
+  const auto o = reinterpret_cast<std::uintptr_t>(arr.data());
+  if (n > 0 && o < hi && lo < o + static_cast<std::uintptr_t>(n) * sizeof(std::int32_t)) {
+    throw std::invalid_argument("out overlaps hands: give it memory of its own");
+  }
+  return py::reinterpret_borrow<py::array_t<std::int32_t>>(arr);
+}
+
 template <class T>
-py::array_t<std::int32_t> batch_typed(const py::array& arr, bool validate, int threads) {
+py::array_t<std::int32_t> batch_typed(const py::array& arr, bool validate, int threads,
+                                      const py::object& given) {
   const auto n = static_cast<std::size_t>(arr.shape(0));
   const int k = static_cast<int>(arr.shape(1));
   const auto rs = static_cast<std::ptrdiff_t>(arr.strides(0) / static_cast<py::ssize_t>(sizeof(T)));
   const auto cs = static_cast<std::ptrdiff_t>(arr.strides(1) / static_cast<py::ssize_t>(sizeof(T)));
   const T* data = static_cast<const T*>(arr.data());
-  py::array_t<std::int32_t> out(static_cast<py::ssize_t>(n));
+  py::array_t<std::int32_t> out = output_for(arr, given);
   std::int32_t* dst = out.mutable_data();
   std::atomic<bool> all_valid{true};
   {
@@ -348,7 +391,8 @@ py::array_t<std::int32_t> batch_typed(const py::array& arr, bool validate, int t
   return out;
 }
 
-py::array_t<std::int32_t> evaluate_batch(const py::array& arr, bool validate, int threads) {
+py::array_t<std::int32_t> evaluate_batch(const py::array& arr, bool validate, int threads,
+                                         const py::object& out) {
   if (arr.ndim() != 2) {
     throw std::invalid_argument("hands must be a 2-D array [N, k], got " +
                                 std::to_string(arr.ndim()) + " dimension(s)");
@@ -367,14 +411,14 @@ py::array_t<std::int32_t> evaluate_batch(const py::array& arr, bool validate, in
   }
   const bool is_signed = kind == 'i';
   switch (dt.itemsize()) {
-    case 1: return is_signed ? batch_typed<std::int8_t>(arr, validate, threads)
-                             : batch_typed<std::uint8_t>(arr, validate, threads);
-    case 2: return is_signed ? batch_typed<std::int16_t>(arr, validate, threads)
-                             : batch_typed<std::uint16_t>(arr, validate, threads);
-    case 4: return is_signed ? batch_typed<std::int32_t>(arr, validate, threads)
-                             : batch_typed<std::uint32_t>(arr, validate, threads);
-    default: return is_signed ? batch_typed<std::int64_t>(arr, validate, threads)
-                              : batch_typed<std::uint64_t>(arr, validate, threads);
+    case 1: return is_signed ? batch_typed<std::int8_t>(arr, validate, threads, out)
+                             : batch_typed<std::uint8_t>(arr, validate, threads, out);
+    case 2: return is_signed ? batch_typed<std::int16_t>(arr, validate, threads, out)
+                             : batch_typed<std::uint16_t>(arr, validate, threads, out);
+    case 4: return is_signed ? batch_typed<std::int32_t>(arr, validate, threads, out)
+                             : batch_typed<std::uint32_t>(arr, validate, threads, out);
+    default: return is_signed ? batch_typed<std::int64_t>(arr, validate, threads, out)
+                              : batch_typed<std::uint64_t>(arr, validate, threads, out);
   }
 }
 
@@ -397,7 +441,7 @@ void bind_poker(py::module_& m) {
   m.attr("evaluate") = py::reinterpret_steal<py::object>(
       PyCFunction_NewEx(&kEvaluateDef, nullptr, m.attr("__name__").ptr()));
   m.def("evaluate_batch", &evaluate_batch, py::arg("hands"), py::arg("validate") = true,
-        py::arg("threads") = 1);
+        py::arg("threads") = 1, py::arg("out") = py::none());
   m.def(
       "strength_label",
       [](long s) {

@@ -47,7 +47,11 @@ def _usable_cores() -> int:
 
 
 def evaluate_batch(
-    hands: npt.ArrayLike, *, validate: bool = True, threads: int | None = 1
+    hands: npt.ArrayLike,
+    *,
+    validate: bool = True,
+    threads: int | None = 1,
+    out: npt.NDArray[np.int32] | None = None,
 ) -> npt.NDArray[np.int32]:
     """Strengths of ``hands``, an integer array ``[N, k]`` of card ids, k in 3, 5, 6, 7.
 
@@ -61,6 +65,10 @@ def evaluate_batch(
     core this process may use. Each thread gets at least 16,384 hands, so smaller batches
     use fewer threads (below 32,768 hands, one): waking a thread costs more than it saves
     there.
+
+    ``out``: an int32 array of shape ``[N]`` (contiguous, aligned, writable, not sharing
+    memory with ``hands``) to write the strengths into, for example a slice of a larger
+    result; it is returned. If a row is rejected, what ``out`` holds is unspecified.
     """
     if threads is None:
         threads = _usable_cores()
@@ -70,8 +78,9 @@ def evaluate_batch(
     if arr.ndim == 2 and arr.shape[0] == 0 and arr.shape[1] in (3, 5, 6, 7):
         if threads < 1:
             raise ValueError("threads must be at least 1")
-        return np.zeros(0, dtype=np.int32)
-    return _core.evaluate_batch(arr, validate, int(threads))
+        if out is None:
+            return np.zeros(0, dtype=np.int32)
+    return _core.evaluate_batch(arr, validate, int(threads), out)
 
 
 def batch_paths() -> tuple[str, ...]:
