@@ -175,19 +175,19 @@ def test_susun_duplicate_tables_are_zero_sum_and_cancel_between_equals():
         tournament.lineup(["deep", "ev", "naive"], 4)
 
 
-def test_ev_ranks_up_to_64_arrangements_for_deep():
-    """``deep`` tries ev's 48 best arrangements by default (at most 64): ev's exact ranking
+def test_ev_ranks_up_to_128_arrangements_for_deep():
+    """``deep`` tries ev's 96 best arrangements by default (at most 128): ev's exact ranking
     keeps max(32, k) candidates from its first pass, so a larger k finds more, never a worse
     best one."""
     rules = susun.Rules.preset("capsa-susun")
     for g in range(5):
         hand = Table("capsa-susun", players=4, code=susun.make_code(4, 100 + g)).hand(0)
-        many = susun.arrange(hand, rules, strategy="ev", top_k=100)
+        many = susun.arrange(hand, rules, strategy="ev", top_k=200)
         few = susun.arrange(hand, rules, strategy="ev", top_k=16)
-        assert len(many) == 64 and len(few) == 16
+        assert len(many) == 128 and len(few) == 16
         scores = [a.score for a in many]
         assert scores == sorted(scores, reverse=True)
-        assert len({(tuple(sorted(a.top)), tuple(sorted(a.middle))) for a in many}) == 64
+        assert len({(tuple(sorted(a.top)), tuple(sorted(a.middle))) for a in many}) == 128
         assert many[0].score >= few[0].score - 1e-9
 
 
@@ -195,10 +195,10 @@ def test_deep_candidates_are_bounded_by_what_ev_ranks():
     rules = susun.Rules.preset("capsa-susun")
     hand = Table("capsa-susun", players=4, code=susun.make_code(4, 100)).hand(0)
     model = ev.ev_model(rules, 4)
-    top, middle, bottom, _, _ = _core.susun_deep_choice(hand, rules.core, 4, model, candidates=64)
+    top, middle, bottom, _, _ = _core.susun_deep_choice(hand, rules.core, 4, model, candidates=128)
     assert sorted(top + middle + bottom) == sorted(hand)
-    for bad in (0, 65):
-        with pytest.raises(ValueError, match=r"deep candidates must be 1\.\.64"):
+    for bad in (0, 129):
+        with pytest.raises(ValueError, match=r"deep candidates must be 1\.\.128"):
             _core.susun_deep_choice(hand, rules.core, 4, model, candidates=bad)
 
 

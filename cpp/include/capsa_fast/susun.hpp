@@ -246,7 +246,7 @@ ScanPath scan_path() noexcept;
 std::vector<std::uint32_t> subset_tables(const int* cards13, const Rules& rules);
 
 // The most arrangements kEv ranks exactly (and the most deep's candidates can be).
-inline constexpr int kMaxEvCandidates = 64;
+inline constexpr int kMaxEvCandidates = 128;
 
 // The best `k` non-fouled arrangements under `strategy`, best first (fewer if fewer
 // exist; a hand with none returns its best fouled split with fouled = true). With kEv,

@@ -157,7 +157,7 @@ def arrange(
     ``percentile`` maximises P(top) + P(middle) + P(bottom) exactly; ``ev`` maximises the
     expected points against realistic opponents; ``naive`` takes the strongest bottom row,
     then the strongest middle row. With ``top_k``, returns the k best as a list (``ev``
-    ranks at most 64: the candidates its first pass keeps for the exact ranking).
+    ranks at most 128: the candidates its first pass keeps for the exact ranking).
     """
     r = resolve(rules)
     model = _model_for(strategy, r)
