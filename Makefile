@@ -76,13 +76,13 @@ lint: $(TEST_DEPS_STAMP)
 cpp-test: $(DEPS_STAMP)
 	$(CMAKE) -S . -B build/cpp $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS=-Werror
 	$(CMAKE) --build build/cpp
-	$(BIN)/ctest --test-dir build/cpp --output-on-failure
+	$(BIN)/ctest --test-dir build/cpp --output-on-failure --parallel 2
 
 cpp-asan: $(DEPS_STAMP)
 	$(CMAKE) -S . -B build/asan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DCAPSA_FAST_SANITIZE=ON -DCMAKE_CXX_FLAGS=-Werror -DCAPSA_FAST_FUZZ=ON
 	$(CMAKE) --build build/asan
-	CAPSA_FAST_SHORT=1 $(BIN)/ctest --test-dir build/asan --output-on-failure
+	CAPSA_FAST_SHORT=1 $(BIN)/ctest --test-dir build/asan --output-on-failure --parallel 2
 
 # The fuzz targets (cpp/fuzz) under ASan + UBSan, in the sanitizer build: each replays its
 # seed corpus and regression inputs, then fuzzes for FUZZ_SECONDS. After a crash the input
