@@ -113,7 +113,7 @@ from itertools import combinations, combinations_with_replacement
 from math import comb
 from typing import Any
 
-from tests.oracle_poker import CATEGORIES, card_name, card_rank, oracle_key
+from tests.oracle_poker import CATEGORIES, OracleKey, card_name, card_rank, oracle_key
 
 Rules = dict[str, Any]
 RowKey = tuple[Any, ...]
@@ -237,22 +237,26 @@ def category(cards: Sequence[int]) -> str:
     return CATEGORIES[oracle_key(cards)[0]]
 
 
-def deciding_card(cards: Sequence[int]) -> int:
-    """The card whose suit splits rows equal in their groups (interpretation 2)."""
+def deciding_card(cards: Sequence[int], key: OracleKey | None = None) -> int:
+    """The card whose suit splits rows equal in their groups (interpretation 2); ``key``
+    is oracle_key(cards) when the caller has it."""
     # a straight's key lists its ranks from the top down (A-2-3-4-5 as 5 4 3 2 1), so the
     # first entry is the top card, the 5 of a five-high straight
-    deciding_rank = oracle_key(cards)[1][0]
+    deciding_rank = (key or oracle_key(cards))[1][0]
     group = [card for card in cards if card_rank(card) == deciding_rank]
     return max(group, key=tiebreak_suit)
 
 
-def group_ranks(cards: Sequence[int]) -> tuple[int, ...]:
+def group_ranks(
+    cards: Sequence[int], key: OracleKey | None = None
+) -> tuple[int, ...]:
     """The ranks a row is compared by before the suit, with the tiebreak (interpretation 2).
 
     Groups are the ranks held two or more times, bigger groups first, then higher ranks;
-    a straight counts its top card only; a high-card hand or a flush every rank.
+    a straight counts its top card only; a high-card hand or a flush every rank. ``key``
+    is oracle_key(cards) when the caller has it.
     """
-    category_index, ranks = oracle_key(cards)
+    category_index, ranks = key or oracle_key(cards)
     name = CATEGORIES[category_index]
     if name in ("high_card", "flush"):
         return ranks
@@ -272,12 +276,13 @@ def row_order(cards: Sequence[int], rules: Rules) -> RowKey:
     """
     if len(cards) not in (3, 5):
         raise ValueError(f"a row has 3 or 5 cards, not {len(cards)}")
-    category_index, ranks = oracle_key(cards)
+    key = oracle_key(cards)
+    category_index, ranks = key
     if not rules["suit_tiebreak"]:
         return (category_index, 0, ranks, 0)
     if CATEGORIES[category_index] == "flush":
         return (category_index, tiebreak_suit(cards[0]), ranks, 0)
-    return (category_index, 0, group_ranks(cards), tiebreak_suit(deciding_card(cards)))
+    return (category_index, 0, group_ranks(cards, key), tiebreak_suit(deciding_card(cards, key)))
 
 
 def compare_rows(a: Sequence[int], b: Sequence[int], rules: Rules) -> int:
