@@ -240,6 +240,11 @@ def test_tournament_duplicate_deep_against_ev() -> None:
     assert abs(answer["difference"]["mean_difference"] - (a["mean"] - b["mean"])) < 1e-9
     out = run(*args, "two-four", "--strategies", "deep,ev", "--deep-hands", "8")
     assert "deep - ev:" in out
+    out = run(*args, "two-four", "--strategies", "deep,ev", "--deep-candidates", "128")
+    assert "deep - ev:" in out
+    for candidates in ("0", "129"):
+        bad = CliRunner().invoke(main, [*args, "two-four", "--deep-candidates", candidates])
+        assert bad.exit_code == 2 and "--deep-candidates" in bad.output
     bad = CliRunner().invoke(
         main, ["tournament", "--duplicate", "--strategies", "deep,ev,naive", "--players", "4"]
     )

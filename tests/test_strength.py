@@ -175,6 +175,36 @@ def test_susun_duplicate_tables_are_zero_sum_and_cancel_between_equals():
         tournament.lineup(["deep", "ev", "naive"], 4)
 
 
+def test_deep_settings_reach_every_kind_of_tournament():
+    """deep_hands and deep_candidates change deep's play with and without --duplicate; one
+    candidate is ev's own arrangement, so deep then scores exactly as ev does wherever
+    nobody holds a special (and deep holds none to weigh declaring)."""
+    rules = susun.Rules.preset("two-four")
+    for duplicate in (True, False):
+        default, _ = tournament.play(
+            60, 2, ["deep", "ev"], rules, seed=9, threads=1, duplicate=duplicate, deep_hands=16
+        )
+        one, _ = tournament.play(
+            60,
+            2,
+            ["deep", "ev"],
+            rules,
+            seed=9,
+            threads=1,
+            duplicate=duplicate,
+            deep_hands=16,
+            deep_candidates=1,
+        )
+        fewer, _ = tournament.play(
+            60, 2, ["deep", "ev"], rules, seed=9, threads=1, duplicate=duplicate, deep_hands=2
+        )
+        assert not np.array_equal(default, one)
+        assert not np.array_equal(default, fewer)
+        if duplicate:
+            # deep with one candidate against ev: equal play, except where a special is held.
+            assert (np.asarray(one)[:, 0] == 0).mean() > 0.9
+
+
 def test_ev_ranks_up_to_128_arrangements_for_deep():
     """``deep`` tries ev's 96 best arrangements by default (at most 128): ev's exact ranking
     keeps max(32, k) candidates from its first pass, so a larger k finds more, never a worse

@@ -465,11 +465,14 @@ void bind_susun(py::module_& m) {
       py::arg("hands") = DeepBudget::kDefaultHands, py::arg("candidates") = DeepBudget{}.candidates,
       py::arg("time_ms") = 0.0, py::arg("seed") = 0);
   m.attr("SUSUN_DEEP_HANDS") = DeepBudget::kDefaultHands;
+  m.attr("SUSUN_DEEP_CANDIDATES") = DeepBudget{}.candidates;
+  m.attr("SUSUN_MAX_DEEP_CANDIDATES") = kMaxEvCandidates;
   m.def(
       "susun_simulate_tables",
       [](const Rules& rules, int players, const std::vector<std::string>& strategies,
          const std::vector<const EvModel*>& models, std::uint64_t seed, std::uint64_t first,
-         int count, int threads, bool duplicate, int deep_hands, double deep_time_ms) {
+         int count, int threads, bool duplicate, int deep_hands, double deep_time_ms,
+         int deep_candidates) {
         if (players < 2 || players > kMaxTablePlayers) throw std::invalid_argument("2 to 4 players");
         if (strategies.empty() || strategies.size() != models.size()) {
           throw std::invalid_argument("one model (or None) per strategy, at least one strategy");
@@ -479,7 +482,7 @@ void bind_susun(py::module_& m) {
         }
         if (count < 0) throw std::invalid_argument("count must be >= 0");
         if (threads < 1) throw std::invalid_argument("threads must be at least 1");
-        const DeepBudget budget = deep_budget(deep_hands, DeepBudget{}.candidates, deep_time_ms, seed);
+        const DeepBudget budget = deep_budget(deep_hands, deep_candidates, deep_time_ms, seed);
         std::vector<SeatBot> seats;
         for (std::size_t i = 0; i < strategies.size(); ++i) {
           const bool deep = strategies[i] == "deep";
@@ -523,7 +526,7 @@ void bind_susun(py::module_& m) {
       py::arg("rules"), py::arg("players"), py::arg("strategies"), py::arg("models"),
       py::arg("seed"), py::arg("first"), py::arg("count"), py::arg("threads") = 1,
       py::arg("duplicate") = false, py::arg("deep_hands") = DeepBudget::kDefaultHands,
-      py::arg("deep_time_ms") = 0.0,
+      py::arg("deep_time_ms") = 0.0, py::arg("deep_candidates") = DeepBudget{}.candidates,
       "Whole tables in C++: (points, strategy index) per table and seat; with duplicate, one "
       "strategy per seat and each deal played once per rotation (points summed over them, by "
       "lineup entry).");

@@ -324,6 +324,8 @@ def susun_bot_choice(
 ) -> tuple[list[int], list[int], list[int], float, str | None]: ...
 
 SUSUN_DEEP_HANDS: int
+SUSUN_DEEP_CANDIDATES: int
+SUSUN_MAX_DEEP_CANDIDATES: int
 
 def susun_deep_choice(
     hand: CardsLike,
@@ -348,6 +350,7 @@ def susun_simulate_tables(
     duplicate: bool = False,
     deep_hands: int = ...,
     deep_time_ms: float = 0.0,
+    deep_candidates: int = ...,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
 
 # Hold'em equity (capsa_fast/equity.hpp)

@@ -49,6 +49,13 @@ from ._common import connect_ray, console, emit_json, json_option, progress, ray
     show_default=True,
     help="deep: opponent hands sampled per decision.",
 )
+@click.option(
+    "--deep-candidates",
+    type=click.IntRange(1, _core.SUSUN_MAX_DEEP_CANDIDATES),
+    default=_core.SUSUN_DEEP_CANDIDATES,
+    show_default=True,
+    help="deep: how many of ev's best arrangements it scores against the sampled hands.",
+)
 @json_option
 def command(
     tables: int,
@@ -61,6 +68,7 @@ def command(
     ray: str | None,
     duplicate: bool,
     deep_hands: int,
+    deep_candidates: int,
     as_json: bool,
 ) -> None:
     """Deal --tables random tables of --players hands from --seed; seats take the strategies
@@ -95,13 +103,26 @@ def command(
             threads,
             chunk,
             deep_hands,
+            deep_candidates,
             as_json,
             ray,
         )
         return
     started = time.perf_counter()
     with progress(tables, "tables") as advance:
-        points, seats = play(tables, players, names, rules, seed, threads, advance, chunk, ray)
+        points, seats = play(
+            tables,
+            players,
+            names,
+            rules,
+            seed,
+            threads,
+            advance,
+            chunk,
+            ray,
+            deep_hands=deep_hands,
+            deep_candidates=deep_candidates,
+        )
     elapsed = time.perf_counter() - started
     singles, pairs = summarise(points, seats, names)
     if as_json:
@@ -158,6 +179,7 @@ def _duplicate(
     threads: int,
     chunk: int,
     deep_hands: int,
+    deep_candidates: int,
     as_json: bool,
     ray: str | None = None,
 ) -> None:
@@ -176,6 +198,7 @@ def _duplicate(
             ray,
             duplicate=True,
             deep_hands=deep_hands,
+            deep_candidates=deep_candidates,
         )
     elapsed = time.perf_counter() - started
     rows = duplicate_summary(points, seats)

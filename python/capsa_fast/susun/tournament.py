@@ -69,6 +69,7 @@ def play(
     ray: str | None = None,
     duplicate: bool = False,
     deep_hands: int = _core.SUSUN_DEEP_HANDS,
+    deep_candidates: int = _core.SUSUN_DEEP_CANDIDATES,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(points [tables, players], strategy index [tables, players]): whole tables dealt,
     arranged (a bot declares a special hand when that pays) and scored in C++.
@@ -80,7 +81,8 @@ def play(
 
     ``duplicate``: ``strategies`` holds one strategy per seat and each deal is played once
     per seat rotation; points are per lineup entry, summed over the rotations. ``deep``
-    samples ``deep_hands`` opponent hands per decision."""
+    samples ``deep_hands`` opponent hands per decision and scores ev's ``deep_candidates``
+    best arrangements against them (1 to SUSUN_MAX_DEEP_CANDIDATES)."""
     names = [strategy_of(level) for level in strategies]
     if chunk < 1:
         raise ValueError(f"chunk must be >= 1, got {chunk}")
@@ -97,6 +99,7 @@ def play(
             per_task,
             duplicate,
             deep_hands,
+            deep_candidates,
         )
         for first in range(0, tables, chunk)
     ]
@@ -115,7 +118,7 @@ def play(
 
 def _tables(chunk: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Tables first .. first + count - 1 of a run: (points, strategy index)."""
-    rules_arg, players, names, seed, first, count, threads, duplicate, deep_hands = chunk
+    rules_arg, players, names, seed, first, count, threads, duplicate, deep_hands, candidates = chunk
     rules = rules_arg if isinstance(rules_arg, Rules) else Rules.from_dict(rules_arg)
     models = [_model(name, rules, players) for name in names]
     core_names = ["ev" if name in ("ev-v1", "ev-v2") else name for name in names]
@@ -130,6 +133,8 @@ def _tables(chunk: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
         threads,
         duplicate,
         deep_hands,
+        0.0,
+        candidates,
     )
     return np.asarray(points), np.asarray(kinds)
 
