@@ -180,9 +180,9 @@ def test_deep_settings_reach_every_kind_of_tournament():
     candidate is ev's own arrangement, so deep then scores exactly as ev does wherever
     nobody holds a special (and deep holds none to weigh declaring)."""
     rules = susun.Rules.preset("two-four")
-    for duplicate in (True, False):
+    for rotated in (True, False):
         default, _ = tournament.play(
-            60, 2, ["deep", "ev"], rules, seed=9, threads=1, duplicate=duplicate, deep_hands=16
+            60, 2, ["deep", "ev"], rules, seed=9, threads=1, duplicate=rotated, deep_hands=16
         )
         one, _ = tournament.play(
             60,
@@ -191,16 +191,16 @@ def test_deep_settings_reach_every_kind_of_tournament():
             rules,
             seed=9,
             threads=1,
-            duplicate=duplicate,
+            duplicate=rotated,
             deep_hands=16,
             deep_candidates=1,
         )
         fewer, _ = tournament.play(
-            60, 2, ["deep", "ev"], rules, seed=9, threads=1, duplicate=duplicate, deep_hands=2
+            60, 2, ["deep", "ev"], rules, seed=9, threads=1, duplicate=rotated, deep_hands=2
         )
         assert not np.array_equal(default, one)
         assert not np.array_equal(default, fewer)
-        if duplicate:
+        if rotated:
             # deep with one candidate against ev: equal play, except where a special is held.
             assert (np.asarray(one)[:, 0] == 0).mean() > 0.9
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 
 import click
@@ -109,20 +110,9 @@ def command(
         )
         return
     started = time.perf_counter()
+    run = functools.partial(play, deep_hands=deep_hands, deep_candidates=deep_candidates)
     with progress(tables, "tables") as advance:
-        points, seats = play(
-            tables,
-            players,
-            names,
-            rules,
-            seed,
-            threads,
-            advance,
-            chunk,
-            ray,
-            deep_hands=deep_hands,
-            deep_candidates=deep_candidates,
-        )
+        points, seats = run(tables, players, names, rules, seed, threads, advance, chunk, ray)
     elapsed = time.perf_counter() - started
     singles, pairs = summarise(points, seats, names)
     if as_json:
@@ -185,21 +175,9 @@ def _duplicate(
 ) -> None:
     """``tournament --duplicate``: each deal once per seat rotation."""
     started = time.perf_counter()
+    run = functools.partial(play, deep_hands=deep_hands, deep_candidates=deep_candidates)
     with progress(tables, "deals") as advance:
-        points, _ = play(
-            tables,
-            players,
-            seats,
-            rules,
-            seed,
-            threads,
-            advance,
-            chunk,
-            ray,
-            duplicate=True,
-            deep_hands=deep_hands,
-            deep_candidates=deep_candidates,
-        )
+        points, _ = run(tables, players, seats, rules, seed, threads, advance, chunk, ray, True)
     elapsed = time.perf_counter() - started
     rows = duplicate_summary(points, seats)
     difference = duplicate_difference(points, seats) if len(set(seats)) == 2 else None

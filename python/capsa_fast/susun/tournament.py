@@ -118,7 +118,9 @@ def play(
 
 def _tables(chunk: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Tables first .. first + count - 1 of a run: (points, strategy index)."""
-    rules_arg, players, names, seed, first, count, threads, duplicate, deep_hands, candidates = chunk
+    rules_arg, players, names, seed, first, count, threads, duplicate, deep_hands, candidates = (
+        chunk
+    )
     rules = rules_arg if isinstance(rules_arg, Rules) else Rules.from_dict(rules_arg)
     models = [_model(name, rules, players) for name in names]
     core_names = ["ev" if name in ("ev-v1", "ev-v2") else name for name in names]
