@@ -203,6 +203,9 @@ def test_deep_settings_reach_every_kind_of_tournament():
         if rotated:
             # deep with one candidate against ev: equal play, except where a special is held.
             assert (np.asarray(one)[:, 0] == 0).mean() > 0.9
+    for bad in (0, 129):
+        with pytest.raises(ValueError, match=r"deep candidates must be 1\.\.128"):
+            tournament.play(4, 2, ["deep", "ev"], rules, seed=9, threads=1, deep_candidates=bad)
 
 
 def test_ev_ranks_up_to_128_arrangements_for_deep():

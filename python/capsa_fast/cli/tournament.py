@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 
 import click
+import numpy as np
 
 from .. import _core
 from ..susun.rules import PRESETS, Rules
@@ -89,6 +91,8 @@ def command(
         raise click.UsageError("--tables and --chunk must be at least 1")
     rules = Rules.preset(preset)
     connect_ray(ray)
+    # play() with deep's settings, for either kind of tournament
+    run = functools.partial(play, deep_hands=deep_hands, deep_candidates=deep_candidates)
     if duplicate:
         try:
             lineup_seats = lineup(names, players)
@@ -103,14 +107,12 @@ def command(
             seed,
             threads,
             chunk,
-            deep_hands,
-            deep_candidates,
+            run,
             as_json,
             ray,
         )
         return
     started = time.perf_counter()
-    run = functools.partial(play, deep_hands=deep_hands, deep_candidates=deep_candidates)
     with progress(tables, "tables") as advance:
         points, seats = run(tables, players, names, rules, seed, threads, advance, chunk, ray)
     elapsed = time.perf_counter() - started
@@ -168,14 +170,13 @@ def _duplicate(
     seed: int,
     threads: int,
     chunk: int,
-    deep_hands: int,
-    deep_candidates: int,
+    run: Callable[..., tuple[np.ndarray, np.ndarray]],
     as_json: bool,
     ray: str | None = None,
 ) -> None:
-    """``tournament --duplicate``: each deal once per seat rotation."""
+    """``tournament --duplicate``: each deal once per seat rotation; ``run`` is play() with
+    deep's settings."""
     started = time.perf_counter()
-    run = functools.partial(play, deep_hands=deep_hands, deep_candidates=deep_candidates)
     with progress(tables, "deals") as advance:
         points, _ = run(tables, players, seats, rules, seed, threads, advance, chunk, ray, True)
     elapsed = time.perf_counter() - started
