@@ -247,9 +247,7 @@ def deciding_card(cards: Sequence[int], key: OracleKey | None = None) -> int:
     return max(group, key=tiebreak_suit)
 
 
-def group_ranks(
-    cards: Sequence[int], key: OracleKey | None = None
-) -> tuple[int, ...]:
+def group_ranks(cards: Sequence[int], key: OracleKey | None = None) -> tuple[int, ...]:
     """The ranks a row is compared by before the suit, with the tiebreak (interpretation 2).
 
     Groups are the ranks held two or more times, bigger groups first, then higher ranks;

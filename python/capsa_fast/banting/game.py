@@ -26,7 +26,13 @@ from .messages import Verdict, verdict_message
 from .rules import Rules, resolve
 
 BOT_LEVELS: tuple[str, ...] = (
-    "random", "beginner", "standard", "expert", "master", "standard-v1", "standard-v2"
+    "random",
+    "beginner",
+    "standard",
+    "expert",
+    "master",
+    "standard-v1",
+    "standard-v2",
 )
 """Bot levels, weakest first but for ``standard-v1`` and ``standard-v2`` (``standard``
 before each time it was strengthened, kept for comparison; ``standard-v2`` is ``standard``
