@@ -468,6 +468,19 @@ def test_threads_never_change_the_strengths(threads: int | None, n: int) -> None
         poker.evaluate_batch(hands, threads=threads)
 
 
+def test_batches_called_back_to_back_with_other_thread_counts() -> None:
+    # The kept threads spin a moment after each batch to catch the next one; a batch that
+    # needs fewer of them than the pool holds leaves the others out (they go back to sleep).
+    big = random_hands(np.random.default_rng(78), 140_000, 7)
+    small = big[:40_000]
+    expected = {len(h): np.asarray(poker.evaluate_batch(h)) for h in (big, small)}
+    for i in range(60):
+        hands = big if i % 3 else small
+        threads = (8, 2, 3, 1, None)[i % 5]
+        got = np.asarray(poker.evaluate_batch(hands, threads=threads))
+        assert np.array_equal(got, expected[len(hands)])
+
+
 def test_batches_from_several_python_threads_at_once() -> None:
     # The GIL is released, so these batches overlap; each uses the worker threads or, when
     # another batch holds them, threads of its own.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -19,6 +20,7 @@
 
 #include "capsa_fast/cards.hpp"
 #include "capsa_fast/poker.hpp"
+#include "capsa_fast/spin.hpp"
 #include "convert.hpp"
 
 namespace py = pybind11;
@@ -203,9 +205,9 @@ std::string row_problem(const std::vector<long long>& row) {
 }
 
 // Rows per unit of work handed to a thread, and the fewest rows worth a thread of their
-// own: waking a kept thread costs a few microseconds, about what 10^3 hands take; with
-// 16,384 rows each, two threads are 1.17x one at 32,768 rows and 1.5x at 65,536
-// (README, "Performance").
+// own: with 16,384 rows each, two threads are 1.87x one at 32,768 rows when the pool
+// thread is still spinning from the call before, 1.27x when it was asleep (README,
+// "Performance").
 constexpr std::size_t kChunkRows = 16384;
 constexpr std::size_t kMinRowsPerThread = 16384;
 
@@ -215,10 +217,14 @@ std::size_t threads_for(std::size_t n, int threads) {
                                                         n / kMinRowsPerThread));
 }
 
-// Threads kept between calls: starting and joining one costs about 30 us, a wake-up a few.
-// One batch uses the pool at a time; a call that finds it busy (another Python thread's
-// batch) starts its own threads instead. Never destroyed: its threads wait until the
-// process ends. In a child after fork() the threads are gone, so the child gets a new pool.
+// Threads kept between calls: starting and joining one costs about 30 us. Waking one that
+// sleeps costs more here (capsa_fast/spin.hpp), so the calling thread spins for the others
+// to finish their last chunk, and a pool thread spins a moment for the next call before it
+// sleeps, which catches batches called one after another; a pool thread that was asleep
+// still starts late, and the calling thread takes its rows meanwhile. One batch uses the pool at a time; a call
+// that finds it busy (another Python thread's batch) starts its own threads instead. Never
+// destroyed: its threads wait until the process ends. In a child after fork() the threads
+// are gone, so the child gets a new pool.
 class WorkerPool {
  public:
   // Runs task() on `extra` pool threads and on the calling thread; returns once all have
@@ -231,13 +237,16 @@ class WorkerPool {
       for (; threads_ < extra; ++threads_) std::thread([this] { work(); }).detach();
       task_ = &task;
       pending_ = extra;
-      ++generation_;
+      unfinished_.store(extra, std::memory_order_relaxed);
+      generation_.fetch_add(1, std::memory_order_release);
     }
     wake_.notify_all();
     task();
-    std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [this] { return pending_ == 0 && active_ == 0; });
-    task_ = nullptr;
+    const auto finished = [this] { return unfinished_.load(std::memory_order_acquire) == 0; };
+    if (!spin_until(finished, kFinishSpin)) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      done_.wait(lock, finished);
+    }
     return true;
   }
 
@@ -251,18 +260,20 @@ class WorkerPool {
  private:
   void work() {
     std::uint64_t joined = 0;  // the last run this thread took part in
-    std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-      wake_.wait(lock, [&] { return pending_ > 0 && generation_ != joined; });
-      joined = generation_;
+      spin_until([&] { return generation_.load(std::memory_order_acquire) != joined; }, kIdleSpin);
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [&] { return pending_ > 0 && generation_.load(std::memory_order_relaxed) != joined; });
+      joined = generation_.load(std::memory_order_relaxed);
       --pending_;
-      ++active_;
       const std::function<void()>* task = task_;
       lock.unlock();
       (*task)();
-      lock.lock();
-      --active_;
-      if (pending_ == 0 && active_ == 0) done_.notify_all();
+      if (unfinished_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        // Under the lock, so the notify cannot fall between the caller's check and its wait.
+        const std::lock_guard<std::mutex> done_lock(mutex_);
+        done_.notify_all();
+      }
     }
   }
 
@@ -272,8 +283,9 @@ class WorkerPool {
   std::condition_variable wake_, done_;
   std::size_t threads_ = 0;
   const std::function<void()>* task_ = nullptr;
-  std::uint64_t generation_ = 0;
-  std::size_t pending_ = 0, active_ = 0;
+  std::atomic<std::uint64_t> generation_{0};
+  std::size_t pending_ = 0;
+  std::atomic<std::size_t> unfinished_{0};  // threads of this run still working
 };
 
 // Runs f(begin, end) over [0, n) with `parts` threads (this one included). Each thread

@@ -186,7 +186,7 @@ ThreadPool::ThreadPool(int threads) {
 ThreadPool::~ThreadPool() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    stop_ = true;
+    stop_.store(true, std::memory_order_relaxed);
   }
   wake_.notify_all();
   for (auto& w : workers_) w.join();
@@ -200,17 +200,25 @@ void ThreadPool::run_chunks() {
   }
 }
 
+// A worker spins a moment after its work for the next call, then sleeps (spin.hpp).
 void ThreadPool::work() {
   std::uint64_t seen = 0;
-  std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
-    if (stop_) return;
-    seen = generation_;
+    spin_until([&] { return stop_.load(std::memory_order_relaxed) ||
+                            generation_.load(std::memory_order_acquire) != seen; },
+               kIdleSpin);
+    std::unique_lock<std::mutex> lock(mutex_);
+    wake_.wait(lock, [&] { return stop_.load(std::memory_order_relaxed) ||
+                                  generation_.load(std::memory_order_relaxed) != seen; });
+    if (stop_.load(std::memory_order_relaxed)) return;
+    seen = generation_.load(std::memory_order_relaxed);
     lock.unlock();
     run_chunks();
-    lock.lock();
-    if (--pending_ == 0) done_.notify_all();
+    if (unfinished_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      // Under the lock, so the notify cannot fall between the caller's check and its wait.
+      const std::lock_guard<std::mutex> done_lock(mutex_);
+      done_.notify_all();
+    }
   }
 }
 
@@ -226,14 +234,17 @@ void ThreadPool::parallel_for(int n, int chunk, const std::function<void(int, in
     n_ = n;
     chunk_ = chunk;
     next_.store(0, std::memory_order_relaxed);
-    pending_ = static_cast<int>(workers_.size());
-    ++generation_;
+    unfinished_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_all();
   run_chunks();
-  std::unique_lock<std::mutex> lock(mutex_);
-  done_.wait(lock, [&] { return pending_ == 0; });
-  task_ = nullptr;
+  // The caller spins while the others finish their last chunk, then sleeps (spin.hpp).
+  const auto finished = [this] { return unfinished_.load(std::memory_order_acquire) == 0; };
+  if (!spin_until(finished, kFinishSpin)) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, finished);
+  }
 }
 
 // VecEnv -------------------------------------------------------------------------------

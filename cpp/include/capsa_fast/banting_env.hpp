@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "capsa_fast/banting_game.hpp"
+#include "capsa_fast/spin.hpp"
 
 namespace capsa_fast::banting::env {
 
@@ -100,9 +101,9 @@ class ThreadPool {
   std::condition_variable wake_, done_;
   const std::function<void(int, int)>* task_ = nullptr;
   int n_ = 0, chunk_ = 1;
-  std::uint64_t generation_ = 0;
-  int pending_ = 0;
-  bool stop_ = false;
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<int> unfinished_{0};  // workers still in this call
+  std::atomic<bool> stop_{false};
   alignas(64) std::atomic<int> next_{0};
 };
 
