@@ -134,9 +134,8 @@ def _tables(chunk: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
         count,
         threads,
         duplicate,
-        deep_hands,
-        0.0,
-        candidates,
+        deep_hands=deep_hands,
+        deep_candidates=candidates,
     )
     return np.asarray(points), np.asarray(kinds)
 
