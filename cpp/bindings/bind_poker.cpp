@@ -221,10 +221,10 @@ std::size_t threads_for(std::size_t n, int threads) {
 // sleeps costs more here (capsa_fast/spin.hpp), so the calling thread spins for the others
 // to finish their last chunk, and a pool thread spins a moment for the next call before it
 // sleeps, which catches batches called one after another; a pool thread that was asleep
-// still starts late, and the calling thread takes its rows meanwhile. One batch uses the pool at a time; a call
-// that finds it busy (another Python thread's batch) starts its own threads instead. Never
-// destroyed: its threads wait until the process ends. In a child after fork() the threads
-// are gone, so the child gets a new pool.
+// still starts late, and the calling thread takes its rows meanwhile. One batch uses the
+// pool at a time; a call that finds it busy (another Python thread's batch) starts its own
+// threads instead. Never destroyed: its threads wait until the process ends. In a child
+// after fork() the threads are gone, so the child gets a new pool.
 class WorkerPool {
  public:
   // Runs task() on `extra` pool threads and on the calling thread; returns once all have
