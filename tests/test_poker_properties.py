@@ -354,14 +354,23 @@ BAD_ROW = 137
         ([0, 1, 2, 3, 1 << 40], np.int64),
         ([10, 20, 30, 40, 20], np.uint8),
         ([10, 20, 30, 40, 20], np.int32),
+        # Two ids past 51 (equal or not), a card three or five times, both faults at once:
+        # the scalar loop checks the sum of the cards' bits against their OR, so carries
+        # between invalid bits must not cancel out.
+        ([52, 52, 1, 2, 3], np.uint8),
+        ([60, 200, 1, 2, 3], np.uint8),
+        ([7, 7, 7, 1, 2], np.uint8),
+        ([9, 9, 9, 9, 9], np.uint8),
+        ([255, 4, 4, 1, 2], np.uint8),
     ],
 )
+@pytest.mark.parametrize("bad_row", [BAD_ROW, 499], ids=["in-a-vector-step", "in-the-tail"])
 def test_batch_rejects_a_bad_row_and_names_it(
-    bad_hand: list[int], dtype: type, each_batch_path: str
+    bad_hand: list[int], dtype: type, bad_row: int, each_batch_path: str
 ) -> None:
     hands = random_hands(np.random.default_rng(5), 500, 5).astype(dtype)
-    hands[BAD_ROW] = bad_hand
-    with pytest.raises(ValueError, match=rf"(?i)row\D*{BAD_ROW}\b"):
+    hands[bad_row] = bad_hand
+    with pytest.raises(ValueError, match=rf"(?i)row\D*{bad_row}\b"):
         poker.evaluate_batch(hands)
 
 
