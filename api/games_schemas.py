@@ -101,7 +101,7 @@ class HintRequest(RequestModel):
         default="standard",
         description=(
             "The bot level whose move is suggested: standard (the view's hint), or master "
-            "(a search of about 50 ms), ..."
+            "(a search of up to about 50 ms), ..."
         ),
         json_schema_extra={"enum": list(banting.BOT_LEVELS)},
         examples=["master"],
