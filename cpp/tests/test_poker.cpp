@@ -277,15 +277,20 @@ static void batch_paths_reject_bad_rows() {
       std::vector<Strength> out(n);
       CHECK(evaluate_batch(good.data(), n, k, k, 1, out.data(), true));
       for (std::size_t bad_row = 0; bad_row < n; ++bad_row) {
-        for (int kind = 0; kind < 4; ++kind) {
+        for (int kind = 0; kind < 6; ++kind) {
           std::vector<std::uint8_t> cards = good;
           const int col = static_cast<int>(bad_row % static_cast<std::size_t>(k));
           std::uint8_t& id = cards[bad_row * k + col];
+          std::uint8_t& other = cards[bad_row * k + (col + 1) % k];
           switch (kind) {
             case 0: id = 52; break;                          // just past the deck
             case 1: id = 63; break;                          // still inside a 64-bit mask
-            case 2: id = static_cast<std::uint8_t>(64 + cards[bad_row * k + (col + 1) % k]); break;  // aliases a card
-            default: id = cards[bad_row * k + (col + 1) % k]; break;  // a repeat
+            case 2: id = static_cast<std::uint8_t>(64 + other); break;  // aliases a card
+            case 3: id = other; break;                       // a repeat
+            // Two ids past 51, equal (their bits carry in the scalar loops' sum), and an id
+            // past 51 beside a card that is there twice.
+            case 4: id = 52; other = 52; break;
+            default: id = 255; cards[bad_row * k + (col + 2) % k] = other; break;
           }
           const bool ok = evaluate_batch(cards.data(), n, k, k, 1, out.data(), true);
           CHECK(!ok);
