@@ -4,10 +4,10 @@
 // first, block by block) and, per hand, sums two things over its cards:
 //   * the rank key and suit counters (the generated kCardKey5/7): the same key as the
 //     single-hand evaluators, looked up in the same perfect hash, one flush test;
-//   * the card's bit in a 64-bit suit-major mask (bit 16 * suit + rank). The sum has K bits
-//     set exactly when the K ids are distinct cards (a repeat carries, an id past 51 adds
-//     nothing), so the vector loop validates with one popcount; and a flush's 13 rank bits
-//     are one shift away, the flush table's index.
+//   * the card's bit in a 64-bit suit-major mask (bit 16 * suit + rank). In the vector
+//     loop the sum has K bits set exactly when the K ids are distinct cards (a repeat
+//     carries, an id past 51 adds nothing there), so it validates with one popcount; and a
+//     flush's 13 rank bits are one shift away, the flush table's index.
 // Ids past 51 read table entries whose key is zero, so no input can index outside the
 // tables. The scalar loop validates without a popcount (baseline x86-64 has none, and its
 // libgcc call per hand doubled the time): the sum equals the OR of the cards' bits exactly
@@ -45,7 +45,8 @@ constexpr int suit_major_bit(int card) { return 16 * (card & 3) + (card >> 2); }
 // Bit 13 of the suit-0 group: above every rank, outside the flush table's 13-bit index.
 constexpr std::uint64_t kInvalidBit = std::uint64_t{1} << 13;
 
-// Per uint8 id (zero past 51): rank key + suit counter, and the suit-major card bit.
+// Per uint8 id: rank key + suit counter, and the suit-major card bit (past 51: key zero,
+// mask kInvalidBit).
 struct alignas(16) CardEntry {
   std::uint64_t key;
   std::uint64_t mask;
