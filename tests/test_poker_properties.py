@@ -352,6 +352,10 @@ BAD_ROW = 137
         ([0, 1, 2, 3, -1], np.int16),
         ([0, 1, 2, 3, 52], np.int64),
         ([0, 1, 2, 3, 1 << 40], np.int64),
+        # Ids that a truncating narrowing would turn into valid cards (5, 7 and 44):
+        ([0, 1, 2, 3, 256 + 5], np.int16),
+        ([0, 1, 2, 3, (1 << 16) + 7], np.int32),
+        ([0, 1, 2, 3, 300], np.uint16),
         ([10, 20, 30, 40, 20], np.uint8),
         ([10, 20, 30, 40, 20], np.int32),
         # Two ids past 51 (equal or not), a card three or five times, both faults at once:

@@ -46,8 +46,9 @@ Strength evaluate(const int* cards, int n);
 // Any input is safe to read: an id outside 0..51 or a repeated card gives a meaningless
 // strength, never an out-of-bounds access. With `check`, returns false if any row held
 // such a card (find_invalid_row then locates it); without, always returns true. The check
-// runs in the same pass (a 64-bit card mask and a popcount per hand). Contiguous uint8
-// rows are read directly; any other type or layout is narrowed block by block first.
+// runs in the same pass (a 64-bit card mask per hand: a popcount in the vector loop, the
+// sum against the OR in the scalar ones). Contiguous uint8 rows are read directly; any
+// other type or layout is narrowed block by block first (ids outside 0..255 become 255).
 template <class T>
 bool evaluate_batch(const T* cards, std::size_t n_hands, int k, std::ptrdiff_t row_stride,
                     std::ptrdiff_t col_stride, Strength* out, bool check) noexcept;
