@@ -232,7 +232,7 @@ def test_six_and_seven_card_hands_share_the_five_card_scale() -> None:
 # ---------------------------------------------------------------- evaluate_batch
 
 
-DTYPES = [np.uint8, np.int16, np.int32, np.int64]
+DTYPES = [np.uint8, np.int8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
 
 
 @pytest.mark.parametrize("k", [3, 5, 6, 7])
