@@ -179,6 +179,10 @@ def test_bench_quick_with_json_and_plot(tmp_path: Path) -> None:
         assert scaling["speedup"] == pytest.approx(
             scaling["one_thread_ms"] / scaling["two_threads_ms"]
         )
+        assert scaling["hot_speedup"] == pytest.approx(
+            scaling["one_thread_hot_ms"] / scaling["two_threads_hot_ms"]
+        )
+        assert 0.25 < scaling["hot_speedup"] < 4
 
 
 def test_gen_ev_model_writes_where_out_says(tmp_path: Path) -> None:
