@@ -947,6 +947,13 @@ std::uint64_t sim_round_seed(std::uint64_t seed, std::uint64_t g) noexcept {
   return mix.next() >> 19;  // 45 bits
 }
 
+namespace {
+// Whether a simulated round must record its moves: the master reads them (mismatches()).
+bool needs_history(const std::vector<BotLevel>& levels) {
+  return std::find(levels.begin(), levels.end(), BotLevel::kMaster) != levels.end();
+}
+}  // namespace
+
 void simulate(const GameRules& rules, int players, const std::vector<BotLevel>& levels,
               std::uint64_t seed, std::uint64_t first, int count, int* scores, int* winners,
               const SearchBudget& budget) {
@@ -954,7 +961,7 @@ void simulate(const GameRules& rules, int players, const std::vector<BotLevel>& 
   int previous = -1;
   for (int g = 0; g < count; ++g) {
     Round round(rules, players, sim_round_seed(seed, first + static_cast<std::uint64_t>(g)),
-                rules.previous_winner ? previous : -1, false);
+                rules.previous_winner ? previous : -1, needs_history(levels));
     while (!round.over()) {
       const Move m = bot_move(round, levels[static_cast<std::size_t>(round.turn())], rng, budget);
       round.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
@@ -977,7 +984,7 @@ void simulate_duplicate(const GameRules& rules, int players, const std::vector<B
       // Each rotation's bots roll their own dice, so a rotation replays the same way
       // whatever else is run.
       SplitMix64 rng{sim_round_seed(seed ^ 0x243F6A8885A308D3ull, deal * kMaxPlayers + static_cast<std::uint64_t>(k))};
-      Round round(rules, players, sim_round_seed(seed, deal), -1, false);
+      Round round(rules, players, sim_round_seed(seed, deal), -1, needs_history(lineup));
       auto entry = [&](int seat) { return (seat + players - k) % players; };
       while (!round.over()) {
         const Move m = bot_move(round, lineup[static_cast<std::size_t>(entry(round.turn()))], rng, budget);

@@ -80,6 +80,29 @@ Round Round::with_hands(const std::array<CardMask, kMaxPlayers>& hands) const {
   return copy;
 }
 
+Round Round::at_start(const std::array<CardMask, kMaxPlayers>& hands) const {
+  Round c = *this;
+  c.hands_ = hands;
+  c.combo_rules_.twos_demoted = false;
+  c.turn_ = history_.empty() ? turn_ : history_.front().seat;
+  c.leader_ = c.turn_;
+  c.has_table_ = false;
+  c.table_ = Combo{};
+  c.table_seat_ = -1;
+  c.passed_ = 0;
+  c.passed_since_play_ = 0;
+  c.first_play_ = lowest_ >= 0;
+  c.played_ = 0;
+  c.played_by_ = {};
+  c.record_ = false;
+  c.history_.clear();
+  c.winner_ = -1;
+  c.dragon_ = false;
+  c.cards_left_ = {};
+  c.finishing_.clear();
+  return c;
+}
+
 int Round::must_contain() const noexcept { return first_play_ ? lowest_ : -1; }
 
 int Round::next_holder(int seat) const noexcept {

@@ -3,6 +3,9 @@
 // Each candidate is tried on the same sampled deals ("worlds") of the cards the seat
 // cannot see, dealt to the other seats in their counts, and the round is played out from
 // there by rule-based standard bots (standard-v2); a candidate's value is the seat's mean score over its worlds.
+// Once the other seats have moved, the worlds are drawn from a pool of deals weighted by
+// what those moves say about their cards (see mismatches()): a deal in which standard-v2
+// would have played as they did is likelier than one in which it would not.
 // The budget is spent in phases (sequential halving): after each phase the weaker half of
 // the candidates is dropped, so the strong ones get most of the rollouts. Sharing the
 // worlds between candidates makes their comparison much less noisy than separate samples.
@@ -18,6 +21,11 @@ namespace {
 
 constexpr CardMask kDeck = (CardMask{1} << kDeckSize) - 1;
 constexpr std::size_t kMaxCandidates = 16;
+// The weighted pool: this many deals, each weighted kMismatch ** mismatches(). Measured
+// on 2026-12-03 (README): 0.6 and 0.75 gained most; 0.1 and 0.3 trust a rough model of
+// the opponents too much (0.1 lost 0.7 a round against three expert), 0.9 too little.
+constexpr int kPoolDeals = 256;
+constexpr double kMismatch = 0.6;
 
 using Clock = std::chrono::steady_clock;
 
@@ -84,10 +92,12 @@ struct Searcher {
     return w.scores()[static_cast<std::size_t>(seat)];
   }
 
-  // The other seats' hands in world number `index`: the unseen cards shuffled by the
-  // world's own random source and dealt in the seats' counts.
-  Round world(std::uint64_t index) const {
-    SplitMix64 rng{seed ^ (index * 0xD6E8FEB86659FD93ull)};
+  std::vector<std::array<CardMask, kMaxPlayers>> pool;  // weighted deals, when inferred
+  std::vector<double> cumulative;                         // their weights, summed in order
+
+  // The other seats' hands dealt from the unseen cards, shuffled by `key`, in their counts.
+  std::array<CardMask, kMaxPlayers> deal(std::uint64_t key) const {
+    SplitMix64 rng{key};
     std::vector<int> cards = unseen;
     for (std::size_t i = cards.size(); i > 1; --i)
       std::swap(cards[i - 1], cards[static_cast<std::size_t>(rng.below(static_cast<int>(i)))]);
@@ -102,7 +112,38 @@ struct Searcher {
       for (int k = 0; k < root.count(s); ++k) h |= CardMask{1} << cards[next++];
       hands[static_cast<std::size_t>(s)] = h;
     }
-    return root.with_hands(hands);
+    return hands;
+  }
+
+  // Fills the weighted pool from the round's history (left empty when there is none).
+  void infer() {
+    if (root.history().empty()) return;
+    const double log_mismatch = std::log(kMismatch);
+    std::vector<int> missed;
+    missed.reserve(kPoolDeals);
+    pool.reserve(kPoolDeals);
+    for (int k = 0; k < kPoolDeals; ++k) {
+      pool.push_back(deal(seed ^ 0x2545F4914F6CDD1Dull ^ (static_cast<std::uint64_t>(k) * 0x9E3779B97F4A7C15ull)));
+      missed.push_back(mismatches(root, seat, pool.back()));
+    }
+    const int fewest = *std::min_element(missed.begin(), missed.end());
+    double sum = 0;
+    for (const int m : missed) {
+      sum += std::exp(log_mismatch * (m - fewest));
+      cumulative.push_back(sum);
+    }
+  }
+
+  // The other seats' hands in world number `index`: a deal drawn from the weighted pool,
+  // or, with no pool, the unseen cards dealt by the world's own random source.
+  Round world(std::uint64_t index) const {
+    const std::uint64_t key = seed ^ (index * 0xD6E8FEB86659FD93ull);
+    if (pool.empty()) return root.with_hands(deal(key));
+    SplitMix64 pick{key};
+    const double u = static_cast<double>(pick.next() >> 11) * 0x1.0p-53 * cumulative.back();
+    const auto k = static_cast<std::size_t>(std::upper_bound(cumulative.begin(), cumulative.end(), u) -
+                                            cumulative.begin());
+    return root.with_hands(pool[std::min(k, pool.size() - 1)]);
   }
 
   // Worlds first .. first+count-1 (or until `deadline`, when set) for the active options;
@@ -126,6 +167,20 @@ struct Searcher {
 
 }  // namespace
 
+int mismatches(const Round& round, int seat, const std::array<CardMask, kMaxPlayers>& hands) {
+  std::array<CardMask, kMaxPlayers> dealt{};
+  for (int s = 0; s < round.players(); ++s)
+    dealt[static_cast<std::size_t>(s)] = hands[static_cast<std::size_t>(s)] | round.played_by(s);
+  Round replay = round.at_start(dealt);
+  SplitMix64 unused{0};  // standard-v2 rolls no dice
+  int missed = 0;
+  for (const Move& m : round.history()) {
+    if (m.seat != seat && !same_move(bot_move(replay, BotLevel::kStandardV2, unused), m)) ++missed;
+    replay.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
+  }
+  return missed;
+}
+
 Move master_move(const Round& r, SplitMix64& rng, const SearchBudget& budget) {
   const int seat = r.turn();
   std::vector<Combo> legal;
@@ -136,13 +191,14 @@ Move master_move(const Round& r, SplitMix64& rng, const SearchBudget& budget) {
     if (c.mask() == hand) return Move{seat, false, c};  // going out
 
   const PlanCacheScope plans;  // the rollouts plan the same hands again and again
-  Searcher s{r, seat, candidates(r, rng, legal), {}, rng.next()};
+  Searcher s{r, seat, candidates(r, rng, legal), {}, rng.next(), {}, {}};
   if (s.options.size() == 1) return s.options[0];
+  const auto start = Clock::now();
   for (CardMask m = kDeck & ~hand & ~r.played(); m; m &= m - 1) s.unseen.push_back(__builtin_ctzll(m));
+  s.infer();
 
   const bool timed = budget.time_ms > 0;
   const int threads = std::max(1, budget.threads);
-  const auto start = Clock::now();
   const std::size_t n = s.options.size();
   const int phases = std::max(1, static_cast<int>(std::ceil(std::log2(static_cast<double>(n)))));
   std::vector<std::size_t> active(n);

@@ -1,5 +1,6 @@
 // Banting rounds: dealing, flow invariants, rejections that change nothing, and bots that
 // only make legal moves, under several rule sets.
+#include <array>
 #include <cstdlib>
 #include <vector>
 
@@ -215,6 +216,48 @@ void test_master() {
   CHECK(!m.is_pass && (m.combo.mask() >> r.must_contain() & 1));
 }
 
+// A round restarted from its dealt hands (at_start) and replayed from its history is the
+// round again; and mismatches(), given the seats' real hands, counts exactly the other
+// seats' moves that standard-v2 would have made differently, counted as the round went.
+void test_inference(const GameRules& rules, int players) {
+  for (int g = 0; g < (short_run() ? 3 : 12); ++g) {
+    Round r(rules, players, sim_round_seed(21, static_cast<std::uint64_t>(g)));
+    SplitMix64 rng{static_cast<std::uint64_t>(g) + 7};
+    std::array<int, kMaxPlayers> differed{};  // per seat: the others' moves unlike v2's
+    while (!r.over()) {
+      const int turn = r.turn();
+      const BotLevel level = turn % 2 ? BotLevel::kRandom : BotLevel::kStandardV2;
+      SplitMix64 unused{0};
+      const Move v2 = bot_move(r, BotLevel::kStandardV2, unused);
+      const Move m = bot_move(r, level, rng);
+      const bool same = v2.is_pass == m.is_pass && (m.is_pass || v2.combo.mask() == m.combo.mask());
+      for (int s = 0; s < players; ++s)
+        if (s != turn && !same) ++differed[static_cast<std::size_t>(s)];
+      r.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
+      std::array<CardMask, kMaxPlayers> now{}, dealt{};
+      for (int s = 0; s < players; ++s) {
+        now[static_cast<std::size_t>(s)] = r.hand(s);
+        dealt[static_cast<std::size_t>(s)] = r.hand(s) | r.played_by(s);
+      }
+      Round replay = r.at_start(dealt);
+      CHECK(replay.history().empty() && replay.played() == 0 && !replay.over());
+      for (const Move& h : r.history()) replay.apply_legal(h.seat, h.is_pass ? nullptr : &h.combo);
+      CHECK_EQ(replay.turn(), r.turn());
+      CHECK_EQ(replay.played(), r.played());
+      CHECK_EQ(replay.passed_mask(), r.passed_mask());
+      CHECK(replay.twos_demoted() == r.twos_demoted());
+      CHECK((replay.table() == nullptr) == (r.table() == nullptr));
+      if (r.table() && replay.table()) CHECK_EQ(replay.table()->mask(), r.table()->mask());
+      for (int s = 0; s < players; ++s) CHECK_EQ(replay.hand(s), r.hand(s));
+      if (r.over()) {
+        CHECK(replay.scores() == r.scores());
+        break;
+      }
+      for (int s = 0; s < players; ++s) CHECK_EQ(mismatches(r, s, now), differed[static_cast<std::size_t>(s)]);
+    }
+  }
+}
+
 // Duplicate deals: every rotation of a deal is a whole round, so each deal's points sum to
 // zero; identical deterministic bots in every seat play the same round four times over,
 // so each lineup entry ends a deal with that round's total, zero.
@@ -255,6 +298,8 @@ int main() {
         test_rounds(rules, players, level, level == BotLevel::kExpert ? rounds / 40 : rounds);
   test_clearing_and_inheritance();
   test_refuses_bad_ids();
+  for (const GameRules& rules : rule_sets())
+    for (int players = 2; players <= 4; ++players) test_inference(rules, players);
   test_master();
   test_duplicate();
   return capsa_fast::testing::finish("test_banting_game");

@@ -95,6 +95,8 @@ class Round {
   // This position with the seats holding `hands` instead (same counts expected), for
   // searches over what the other seats might hold. No history is kept.
   Round with_hands(const std::array<CardMask, kMaxPlayers>& hands) const;
+  // The round as it was dealt, had the seats been dealt `hands` (history not recorded).
+  Round at_start(const std::array<CardMask, kMaxPlayers>& hands) const;
 
  private:
   int next_holder(int seat) const noexcept;  // next seat after `seat` that holds cards
@@ -159,10 +161,17 @@ Hint hint_move(const Round& round, BotLevel level, SplitMix64& rng,
                const SearchBudget& budget = SearchBudget{});
 
 // The master's search (banting_search.cpp): flat Monte Carlo over the seat's candidate
-// moves, each tried on the same sampled deals of the unseen cards and played out by
-// standard bots, with the weaker half of the candidates dropped as the budget is spent
-// (sequential halving). Contract: the round is not over.
+// moves, each tried on the same sampled deals of the unseen cards (weighted by the other
+// seats' moves so far, see mismatches()) and played out by standard bots, with the
+// weaker half of the candidates dropped as the budget is spent (sequential halving).
+// Contract: the round is not over.
 Move master_move(const Round& round, SplitMix64& rng, const SearchBudget& budget);
+
+// How many of the other seats' moves in the round's history standard-v2 would have made
+// differently, had the seats held `hands` now (each seat's dealt hand being its cards in
+// `hands` plus those it has played; `seat`'s own moves are not counted). The master's
+// search weights its sampled deals by this. Needs a round that records its history.
+int mismatches(const Round& round, int seat, const std::array<CardMask, kMaxPlayers>& hands);
 
 // A hand split into combos by the standard bot (exposed for tests and tools).
 struct Plan {
