@@ -207,6 +207,26 @@ void test_master() {
     }
     CHECK(r.over());
   }
+  // The prior: with a prior larger than any score the master plays standard-v2's move; with
+  // none it plays another move somewhere in these rounds (the prior is what kept it).
+  SearchBudget sure = small, none = small;
+  sure.prior = 1e9;
+  none.prior = 0;
+  int differs = 0;
+  for (int g = 0; g < (short_run() ? 2 : 4); ++g) {
+    Round r(rules, 4, sim_round_seed(8, static_cast<std::uint64_t>(g)));
+    SplitMix64 rng{static_cast<std::uint64_t>(g) + 11};
+    while (!r.over()) {
+      SplitMix64 unused{0}, a = rng;
+      const Move v2 = bot_move(r, BotLevel::kStandardV2, unused);
+      const Move m = master_move(r, rng, sure);
+      CHECK(m.is_pass == v2.is_pass && (m.is_pass || m.combo.mask() == v2.combo.mask()));
+      const Move free = master_move(r, a, none);
+      differs += free.is_pass != v2.is_pass || (!free.is_pass && free.combo.mask() != v2.combo.mask());
+      r.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
+    }
+  }
+  CHECK(differs > 0);
   // A timed search answers too (how long it takes is not checked here: the machine may be busy).
   SearchBudget timed;
   timed.time_ms = 2;

@@ -138,11 +138,15 @@ enum class BotLevel : std::uint8_t {
 // bot's random source, whatever the threads and the machine's load. With time_ms > 0 it
 // searches until that much wall time has passed (at least a few rollouts), which is not
 // reproducible. The default is about 50 ms a move on one core of the development machine.
+// `prior` is added to the mean score of standard-v2's own move (always a candidate) before
+// the candidates are compared: another move must beat it by that many points a round.
 struct SearchBudget {
   static constexpr int kDefaultIterations = 1500;
+  static constexpr double kDefaultPrior = 1.0;
   int iterations = kDefaultIterations;
   double time_ms = 0;
   int threads = 1;
+  double prior = kDefaultPrior;
 };
 
 // The move a bot would make for the seat to move; always legal. `rng` drives kRandom and
