@@ -180,6 +180,11 @@ void test_refuses_bad_ids() {
   CHECK(Snapshot(r) == before);
 }
 
+// Two moves are the same when both pass or both play the same cards.
+bool same_move(const Move& a, const Move& b) {
+  return a.is_pass == b.is_pass && (a.is_pass || a.combo.mask() == b.combo.mask());
+}
+
 // The master: legal moves only, going out when it can, the same move for the same dice
 // whatever the threads (an iteration budget), and a round it plays ends properly.
 void test_master() {
@@ -196,7 +201,7 @@ void test_master() {
       SplitMix64 a = rng;
       const Move m = bot_move(r, BotLevel::kMaster, rng, small);
       const Move again = master_move(r, a, two);
-      CHECK(m.is_pass == again.is_pass && (m.is_pass || m.combo.mask() == again.combo.mask()));
+      CHECK(same_move(m, again));
       bool going_out = false;
       r.for_each_legal([&](const Combo& c) { going_out |= c.mask() == r.hand(r.turn()); });
       if (going_out) CHECK(!m.is_pass && m.combo.mask() == r.hand(r.turn()));
@@ -220,9 +225,9 @@ void test_master() {
       SplitMix64 unused{0}, a = rng;
       const Move v2 = bot_move(r, BotLevel::kStandardV2, unused);
       const Move m = master_move(r, rng, sure);
-      CHECK(m.is_pass == v2.is_pass && (m.is_pass || m.combo.mask() == v2.combo.mask()));
+      CHECK(same_move(m, v2));
       const Move free = master_move(r, a, none);
-      differs += free.is_pass != v2.is_pass || (!free.is_pass && free.combo.mask() != v2.combo.mask());
+      differs += !same_move(free, v2);
       r.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
     }
   }
@@ -250,7 +255,7 @@ void test_inference(const GameRules& rules, int players) {
       SplitMix64 unused{0};
       const Move v2 = bot_move(r, BotLevel::kStandardV2, unused);
       const Move m = bot_move(r, level, rng);
-      const bool same = v2.is_pass == m.is_pass && (m.is_pass || v2.combo.mask() == m.combo.mask());
+      const bool same = same_move(v2, m);
       for (int s = 0; s < players; ++s)
         if (s != turn && !same) ++differed[static_cast<std::size_t>(s)];
       r.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
