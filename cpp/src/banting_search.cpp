@@ -10,7 +10,12 @@
 // the candidates is dropped, so the strong ones get most of the rollouts. Sharing the
 // worlds between candidates makes their comparison much less noisy than separate samples.
 // standard-v2's own move starts SearchBudget::prior points ahead (1.0 by default; measured
-// on 2026-12-04, README): a candidate has to beat it clearly to be played instead.
+// on 2026-12-04, README): a candidate has to beat it clearly to be played instead. Clearly
+// means twice over (the second session of 2026-12-04): its lead over standard-v2's move on
+// the same worlds must exceed the prior by SearchBudget::confidence standard errors, and it
+// must still do at least as well (SearchBudget::check_margin) on check_worlds fresh worlds
+// in which the other seats play standard-v1, a different model of them: a move that wins
+// only against the rollouts' own model of the other players is not played.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -76,12 +81,38 @@ std::vector<Move> candidates(const Round& r, SplitMix64& rng, const std::vector<
   return out;
 }
 
+// An option's rollout scores, and its differences from option 0's on the same worlds (while
+// both were played).
+struct Tally {
+  long long total = 0;
+  long long diff = 0;
+  long long diff_squares = 0;
+  std::uint64_t paired = 0;
+
+  void add(const Tally& t) {
+    total += t.total;
+    diff += t.diff;
+    diff_squares += t.diff_squares;
+    paired += t.paired;
+  }
+  // Whether the mean difference from option 0 reaches `margin` plus `z` standard errors.
+  bool ahead_of_first(double margin, double z) const {
+    if (paired == 0) return false;
+    const double n = static_cast<double>(paired);
+    const double mean = static_cast<double>(diff) / n;
+    const double var =
+        paired > 1 ? std::max(0.0, (static_cast<double>(diff_squares) - mean * mean * n) / (n - 1)) : 0.0;
+    return mean - margin >= z * std::sqrt(var / n);
+  }
+};
+
 struct Searcher {
   const Round& root;
   int seat;
   std::vector<Move> options;
   std::vector<int> unseen;
   std::uint64_t seed;
+  BotLevel others = BotLevel::kStandardV2;  // how the other seats play in the rollouts
 
   // Plays option `o` in world `w` (its own dice) and returns the seat's score.
   int rollout(const Round& world, std::size_t o, SplitMix64& rng) const {
@@ -89,7 +120,7 @@ struct Searcher {
     const Move& m = options[o];
     w.apply_legal(seat, m.is_pass ? nullptr : &m.combo);
     while (!w.over()) {
-      const Move next = bot_move(w, BotLevel::kStandardV2, rng);
+      const Move next = bot_move(w, w.turn() == seat ? BotLevel::kStandardV2 : others, rng);
       w.apply_legal(next.seat, next.is_pass ? nullptr : &next.combo);
     }
     return w.scores()[static_cast<std::size_t>(seat)];
@@ -149,18 +180,29 @@ struct Searcher {
     return root.with_hands(pool[std::min(k, pool.size() - 1)]);
   }
 
-  // Worlds first .. first+count-1 (or until `deadline`, when set) for the active options;
-  // adds each option's scores to totals and returns how many worlds were played.
+  // Worlds first .. first+count-1 (or until `deadline`, when set) for the active options
+  // (sorted); adds each option's scores to its tally and returns how many worlds were played.
   std::uint64_t play(std::uint64_t first, std::uint64_t count, const std::vector<std::size_t>& active,
-                     std::vector<long long>& totals, Clock::time_point deadline, bool timed) const {
+                     std::vector<Tally>& totals, Clock::time_point deadline, bool timed) const {
     std::uint64_t done = 0;
     for (std::uint64_t i = first; i < first + count; ++i) {
       if (timed && done > 0 && Clock::now() >= deadline) break;
       const Round w = world(i);
       SplitMix64 rng{seed ^ (i * 0x9E3779B97F4A7C15ull) ^ 0x5851F42D4C957F2Dull};
+      int first_score = 0;  // option 0's, when active (it comes first)
       for (const std::size_t o : active) {
         SplitMix64 dice = rng;  // the same dice for every option in this world
-        totals[o] += rollout(w, o, dice);
+        const int score = rollout(w, o, dice);
+        Tally& t = totals[o];
+        t.total += score;
+        if (o == 0) {
+          first_score = score;
+        } else if (active[0] == 0) {
+          const long long d = score - first_score;
+          t.diff += d;
+          t.diff_squares += d * d;
+          ++t.paired;
+        }
       }
       ++done;
     }
@@ -194,25 +236,28 @@ Move master_move(const Round& r, SplitMix64& rng, const SearchBudget& budget) {
     if (c.mask() == hand) return Move{seat, false, c};  // going out
 
   const PlanCacheScope plans;  // the rollouts plan the same hands again and again
-  Searcher s{r, seat, candidates(r, rng, legal), {}, rng.next(), {}, {}};
+  Searcher s{r, seat, candidates(r, rng, legal), {}, rng.next(), BotLevel::kStandardV2, {}, {}};
   if (s.options.size() == 1) return s.options[0];
   const auto start = Clock::now();
   for (CardMask m = kDeck & ~hand & ~r.played(); m; m &= m - 1) s.unseen.push_back(__builtin_ctzll(m));
   s.infer();
 
   const bool timed = budget.time_ms > 0;
+  const bool check = budget.check_worlds > 0;
+  // Timed: the check, when there is one, gets the last fifth of the time.
+  const double search_ms = budget.time_ms * (check ? 0.8 : 1.0);
   const int threads = std::max(1, budget.threads);
   const std::size_t n = s.options.size();
   const int phases = std::max(1, static_cast<int>(std::ceil(std::log2(static_cast<double>(n)))));
   std::vector<std::size_t> active(n);
   for (std::size_t i = 0; i < n; ++i) active[i] = i;
-  std::vector<long long> totals(n, 0);
+  std::vector<Tally> totals(n);
   std::vector<std::uint64_t> worlds(n, 0);
   // An option's mean score, standard-v2's own move (option 0) credited with the prior: the
   // largest of many noisy means is biased upwards, and the rollouts model the other seats
   // as standard-v2, which flatters moves that exploit that model when they play otherwise.
   auto value = [&](std::size_t o) {
-    const double mean = static_cast<double>(totals[o]) / static_cast<double>(std::max<std::uint64_t>(worlds[o], 1));
+    const double mean = static_cast<double>(totals[o].total) / static_cast<double>(std::max<std::uint64_t>(worlds[o], 1));
     return o == 0 ? mean + budget.prior : mean;
   };
   const long long rollouts = std::max(budget.iterations, 1);
@@ -226,14 +271,14 @@ Move master_move(const Round& r, SplitMix64& rng, const SearchBudget& budget) {
               : static_cast<std::uint64_t>(std::max<long long>(1, share / static_cast<long long>(active.size())));
     const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
                                       std::chrono::duration<double, std::milli>(
-                                          budget.time_ms * (phase + 1) / phases));
+                                          search_ms * (phase + 1) / phases));
     std::uint64_t played = 0;
     if (threads == 1) {
       played = s.play(next_world, count, active, totals, deadline, timed);
     } else {
       // Each thread plays its own range of world numbers into its own totals; they are
       // integers, so their sum does not depend on the order the threads finish in.
-      std::vector<std::vector<long long>> part(static_cast<std::size_t>(threads), std::vector<long long>(n, 0));
+      std::vector<std::vector<Tally>> part(static_cast<std::size_t>(threads), std::vector<Tally>(n));
       std::vector<std::uint64_t> done(static_cast<std::size_t>(threads), 0);
       std::vector<std::thread> pool;
       const std::uint64_t per = timed ? count : (count + static_cast<std::uint64_t>(threads) - 1) / static_cast<std::uint64_t>(threads);
@@ -248,7 +293,7 @@ Move master_move(const Round& r, SplitMix64& rng, const SearchBudget& budget) {
       }
       for (auto& th : pool) th.join();
       for (int t = 0; t < threads; ++t) {
-        for (std::size_t o = 0; o < n; ++o) totals[o] += part[static_cast<std::size_t>(t)][o];
+        for (std::size_t o = 0; o < n; ++o) totals[o].add(part[static_cast<std::size_t>(t)][o]);
         played += done[static_cast<std::size_t>(t)];
       }
     }
@@ -265,6 +310,22 @@ Move master_move(const Round& r, SplitMix64& rng, const SearchBudget& budget) {
   std::size_t best = active[0];
   for (const std::size_t o : active)
     if (value(o) > value(best)) best = o;
+  if (best == 0) return s.options[0];
+  // Another move leads: it must lead clearly (by the prior and `confidence` standard errors
+  // of its differences from option 0 on the worlds both played), and still do as well with
+  // the other seats played by standard-v1, on worlds of their own (numbered far from the
+  // search's).
+  if (!totals[best].ahead_of_first(budget.prior, budget.confidence)) return s.options[0];
+  if (check) {
+    Searcher other = s;
+    other.others = BotLevel::kStandardV1;
+    std::vector<Tally> checked(n);
+    const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                      std::chrono::duration<double, std::milli>(budget.time_ms));
+    other.play(std::uint64_t{1} << 62, static_cast<std::uint64_t>(budget.check_worlds), {0, best}, checked,
+               deadline, timed);
+    if (!checked[best].ahead_of_first(budget.check_margin, 0)) return s.options[0];
+  }
   return s.options[best];
 }
 

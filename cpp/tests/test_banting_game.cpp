@@ -212,23 +212,31 @@ void test_master() {
     }
     CHECK(r.over());
   }
-  // The prior: with a prior larger than any score the master plays standard-v2's move; with
-  // none it plays another move somewhere in these rounds (the prior is what kept it).
-  SearchBudget sure = small, none = small;
-  sure.prior = 1e9;
+  // What keeps standard-v2's move: a prior, a confidence or a check margin larger than any
+  // score makes the master play it every time; with none of the three it plays another move
+  // somewhere in these rounds (so they are what kept it).
+  SearchBudget none = small;
   none.prior = 0;
+  none.confidence = 0;
+  none.check_worlds = 0;
+  std::vector<SearchBudget> sure(3, small);
+  sure[0].prior = 1e9;
+  sure[1].confidence = 1e9;
+  sure[2].check_margin = 1e9;
   int differs = 0;
   for (int g = 0; g < (short_run() ? 2 : 4); ++g) {
     Round r(rules, 4, sim_round_seed(8, static_cast<std::uint64_t>(g)));
     SplitMix64 rng{static_cast<std::uint64_t>(g) + 11};
     while (!r.over()) {
-      SplitMix64 unused{0}, a = rng;
+      SplitMix64 unused{0};
       const Move v2 = bot_move(r, BotLevel::kStandardV2, unused);
-      const Move m = master_move(r, rng, sure);
-      CHECK(same_move(m, v2));
-      const Move free = master_move(r, a, none);
+      for (const SearchBudget& b : sure) {
+        SplitMix64 a = rng;
+        CHECK(same_move(master_move(r, a, b), v2));
+      }
+      const Move free = master_move(r, rng, none);
       differs += !same_move(free, v2);
-      r.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
+      r.apply_legal(free.seat, free.is_pass ? nullptr : &free.combo);
     }
   }
   CHECK(differs > 0);

@@ -139,14 +139,25 @@ enum class BotLevel : std::uint8_t {
 // searches until that much wall time has passed (at least a few rollouts), which is not
 // reproducible. The default is about 50 ms a move on one core of the development machine.
 // `prior` is added to the mean score of standard-v2's own move (always a candidate) before
-// the candidates are compared: another move must beat it by that many points a round.
+// the candidates are compared: another move must beat it by that many points a round, and
+// by `confidence` standard errors of its paired differences from it on the same worlds.
+// Then, with check_worlds > 0, the leading move and standard-v2's are played out on that
+// many more worlds with the other seats played by standard-v1 instead (a second model of
+// them): the leading move is played only if it does at least check_margin points better
+// there too. The check costs up to 2 * check_worlds more rollouts (timed: the last fifth of
+// the time), and only when another move leads.
 struct SearchBudget {
   static constexpr int kDefaultIterations = 1500;
   static constexpr double kDefaultPrior = 1.0;
+  static constexpr double kDefaultConfidence = 1.0;
+  static constexpr int kDefaultCheckWorlds = 200;
   int iterations = kDefaultIterations;
   double time_ms = 0;
   int threads = 1;
   double prior = kDefaultPrior;
+  double confidence = kDefaultConfidence;
+  int check_worlds = kDefaultCheckWorlds;
+  double check_margin = 0;
 };
 
 // The move a bot would make for the seat to move; always legal. `rng` drives kRandom and
