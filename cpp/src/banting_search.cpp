@@ -3,9 +3,10 @@
 // Each candidate is tried on the same sampled deals ("worlds") of the cards the seat
 // cannot see, dealt to the other seats in their counts, and the round is played out from
 // there by rule-based standard bots (standard-v2); a candidate's value is the seat's mean score over its worlds.
-// Once the other seats have moved, the worlds are drawn from a pool of deals weighted by
-// what those moves say about their cards (see mismatches()): a deal in which standard-v2
-// would have played as they did is likelier than one in which it would not.
+// Once the other seats have moved, the worlds are deals drawn by Metropolis chains (the
+// third session of 2026-12-04; see infer()) in proportion to kMismatch ** mismatches():
+// a deal in which standard-v2 would have played as they did is likelier than one in which
+// it would not.
 // The budget is spent in phases (sequential halving): after each phase the weaker half of
 // the candidates is dropped, so the strong ones get most of the rollouts. Sharing the
 // worlds between candidates makes their comparison much less noisy than separate samples.
@@ -16,6 +17,9 @@
 // must still do at least as well (SearchBudget::check_margin) on check_worlds fresh worlds
 // in which the other seats play standard-v1, a different model of them: a move that wins
 // only against the rollouts' own model of the other players is not played.
+// Those guards are for players the model does not fit. When the other seats' moves so far
+// fit standard-v2 far better than a rough player (SearchBudget::trust_model, see
+// fits_model()), the search trusts its rollouts and plays the best move it finds.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -28,17 +32,51 @@ namespace {
 
 constexpr CardMask kDeck = (CardMask{1} << kDeckSize) - 1;
 constexpr std::size_t kMaxCandidates = 16;
-// The weighted pool: this many deals, each weighted kMismatch ** mismatches(). Measured
-// on 2026-12-03 (README): 0.1 trusts a rough model of the opponents far too much (it lost
-// 0.7 a round against three expert); 0.3, 0.45, 0.75 and 0.9 measured no better than 0.6.
-// 1,024 deals measured no better than 256.
-constexpr int kPoolDeals = 256;
-constexpr double kMismatch = 0.6;
+// The inferred deals: kChains Metropolis chains over the deals of the unseen cards, each
+// step swapping a card between two other seats and accepted with probability
+// min(1, kMismatch ** (change in mismatches)); after kBurnIn steps every kThin-th deal is
+// kept (12 * 10 = 120 deals). Measured on 2026-12-04 (third session, README): they replaced
+// a pool of 256 deals dealt at random and weighted 0.6 ** mismatches, which late in a
+// round held few deals that fit; with chains, 0.2 measured better than 0.6 or 0.05 against
+// three standard, and 12 short chains better than 2 long ones (more different deals).
+constexpr int kChains = 12;
+constexpr int kChainSteps = 200;
+constexpr int kBurnIn = 120;
+constexpr int kThin = 8;
+constexpr double kMismatch = 0.2;
+// How well standard-v2 explains the other seats (fits_model()): the fewest mismatches of any
+// deal the chains visited, over the other seats' moves, scored as the log odds of a player
+// who differs from standard-v2 at kFitRate of its moves against one who does at kRoughRate.
+// Above kTrustLogOdds the search trusts its model. Measured (README): against three
+// standard the odds pass 3 at about three searched moves in four, against three expert at
+// about one in eight.
+constexpr double kFitRate = 0.03;
+constexpr double kRoughRate = 0.35;
+constexpr double kTrustLogOdds = 3.0;
 
 using Clock = std::chrono::steady_clock;
 
 bool same_move(const Move& a, const Move& b) {
   return a.is_pass == b.is_pass && (a.is_pass || a.combo.mask() == b.combo.mask());
+}
+
+// Per seat in `seats` (a bit mask; never `seat`): how many of its moves so far standard-v2
+// would have made differently, had the seats been dealt what they played plus `hands`.
+std::array<int, kMaxPlayers> seat_mismatches(const Round& round, int seat,
+                                             const std::array<CardMask, kMaxPlayers>& hands, unsigned seats) {
+  std::array<CardMask, kMaxPlayers> dealt{};
+  for (int s = 0; s < round.players(); ++s)
+    dealt[static_cast<std::size_t>(s)] = hands[static_cast<std::size_t>(s)] | round.played_by(s);
+  Round replay = round.at_start(dealt);
+  SplitMix64 unused{0};  // standard-v2 rolls no dice
+  std::array<int, kMaxPlayers> missed{};
+  for (const Move& m : round.history()) {
+    if (m.seat != seat && (seats >> m.seat & 1) &&
+        !same_move(bot_move(replay, BotLevel::kStandardV2, unused), m))
+      ++missed[static_cast<std::size_t>(m.seat)];
+    replay.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
+  }
+  return missed;
 }
 
 // The moves worth searching: the standard bot's, passing, the weakest and strongest play
@@ -126,8 +164,9 @@ struct Searcher {
     return w.scores()[static_cast<std::size_t>(seat)];
   }
 
-  std::vector<std::array<CardMask, kMaxPlayers>> pool;  // weighted deals, when inferred
-  std::vector<double> cumulative;                         // their weights, summed in order
+  std::vector<std::array<CardMask, kMaxPlayers>> pool;  // the inferred deals, if any
+  int fewest_missed = -1;  // the fewest mismatches of any deal the chains visited
+  int observed = 0;        // the other seats' moves so far
 
   // The other seats' hands dealt from the unseen cards, shuffled by `key`, in their counts.
   std::array<CardMask, kMaxPlayers> deal(std::uint64_t key) const {
@@ -149,35 +188,68 @@ struct Searcher {
     return hands;
   }
 
-  // Fills the weighted pool from the round's history (left empty when there is none).
+  // Fills the pool from the round's history (left empty when there is none): kChains
+  // Metropolis chains over the deals, each step swapping a card between two other seats.
   void infer() {
     if (root.history().empty()) return;
+    std::vector<std::size_t> holders;  // the other seats still holding cards
+    for (int s = 0; s < root.players(); ++s)
+      if (s != seat && root.count(s) > 0) holders.push_back(static_cast<std::size_t>(s));
+    for (const Move& m : root.history()) observed += m.seat != seat;
+    if (holders.size() < 2) return;  // one deal only: the plain deal is it
     const double log_mismatch = std::log(kMismatch);
-    std::vector<int> missed;
-    missed.reserve(kPoolDeals);
-    pool.reserve(kPoolDeals);
-    for (int k = 0; k < kPoolDeals; ++k) {
-      pool.push_back(deal(seed ^ 0x2545F4914F6CDD1Dull ^ (static_cast<std::uint64_t>(k) * 0x9E3779B97F4A7C15ull)));
-      missed.push_back(mismatches(root, seat, pool.back()));
-    }
-    const int fewest = *std::min_element(missed.begin(), missed.end());
-    double sum = 0;
-    for (const int m : missed) {
-      sum += std::exp(log_mismatch * (m - fewest));
-      cumulative.push_back(sum);
+    auto nth = [](CardMask m, int k) {  // the k-th card of m, as a mask
+      for (; k > 0; --k) m &= m - 1;
+      return CardMask{1} << __builtin_ctzll(m);
+    };
+    pool.reserve(static_cast<std::size_t>(kChains * ((kChainSteps - kBurnIn) / kThin)));
+    for (int c = 0; c < kChains; ++c) {
+      SplitMix64 rng{seed ^ 0x2545F4914F6CDD1Dull ^ (static_cast<std::uint64_t>(c + 1) * 0x9E3779B97F4A7C15ull)};
+      auto hands = deal(rng.next());
+      auto missed = seat_mismatches(root, seat, hands, ~0u);
+      for (int step = 0; step < kChainSteps; ++step) {
+        const auto i = static_cast<std::size_t>(rng.below(static_cast<int>(holders.size())));
+        auto j = static_cast<std::size_t>(rng.below(static_cast<int>(holders.size()) - 1));
+        if (j >= i) ++j;
+        const std::size_t a = holders[i];
+        const std::size_t b = holders[j];
+        const CardMask from_a = nth(hands[a], rng.below(__builtin_popcountll(hands[a])));
+        const CardMask from_b = nth(hands[b], rng.below(__builtin_popcountll(hands[b])));
+        auto next = hands;
+        next[a] = (next[a] & ~from_a) | from_b;
+        next[b] = (next[b] & ~from_b) | from_a;
+        const auto now = seat_mismatches(root, seat, next, (1u << a) | (1u << b));
+        const int change = now[a] + now[b] - missed[a] - missed[b];
+        const double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
+        if (change <= 0 || u < std::exp(log_mismatch * change)) {
+          hands = next;
+          missed[a] = now[a];
+          missed[b] = now[b];
+        }
+        int total = 0;
+        for (const int m : missed) total += m;
+        if (fewest_missed < 0 || total < fewest_missed) fewest_missed = total;
+        if (step >= kBurnIn && (step - kBurnIn) % kThin == kThin - 1) pool.push_back(hands);
+      }
     }
   }
 
-  // The other seats' hands in world number `index`: a deal drawn from the weighted pool,
-  // or, with no pool, the unseen cards dealt by the world's own random source.
+  // Whether standard-v2 explains the other seats' moves so far far better than a rough
+  // player would (the log odds of kFitRate against kRoughRate pass kTrustLogOdds).
+  bool fits_model() const {
+    if (fewest_missed < 0) return false;
+    const double odds = fewest_missed * std::log(kFitRate / kRoughRate) +
+                        (observed - fewest_missed) * std::log((1 - kFitRate) / (1 - kRoughRate));
+    return odds > kTrustLogOdds;
+  }
+
+  // The other seats' hands in world number `index`: a deal drawn from the pool, or, with
+  // none, the unseen cards dealt by the world's own random source.
   Round world(std::uint64_t index) const {
     const std::uint64_t key = seed ^ (index * 0xD6E8FEB86659FD93ull);
     if (pool.empty()) return root.with_hands(deal(key));
     SplitMix64 pick{key};
-    const double u = static_cast<double>(pick.next() >> 11) * 0x1.0p-53 * cumulative.back();
-    const auto k = static_cast<std::size_t>(std::upper_bound(cumulative.begin(), cumulative.end(), u) -
-                                            cumulative.begin());
-    return root.with_hands(pool[std::min(k, pool.size() - 1)]);
+    return root.with_hands(pool[static_cast<std::size_t>(pick.below(static_cast<int>(pool.size())))]);
   }
 
   // Worlds first .. first+count-1 (or until `deadline`, when set) for the active options
@@ -213,17 +285,9 @@ struct Searcher {
 }  // namespace
 
 int mismatches(const Round& round, int seat, const std::array<CardMask, kMaxPlayers>& hands) {
-  std::array<CardMask, kMaxPlayers> dealt{};
-  for (int s = 0; s < round.players(); ++s)
-    dealt[static_cast<std::size_t>(s)] = hands[static_cast<std::size_t>(s)] | round.played_by(s);
-  Round replay = round.at_start(dealt);
-  SplitMix64 unused{0};  // standard-v2 rolls no dice
-  int missed = 0;
-  for (const Move& m : round.history()) {
-    if (m.seat != seat && !same_move(bot_move(replay, BotLevel::kStandardV2, unused), m)) ++missed;
-    replay.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
-  }
-  return missed;
+  int total = 0;
+  for (const int m : seat_mismatches(round, seat, hands, ~0u)) total += m;
+  return total;
 }
 
 Move master_move(const Round& r, SplitMix64& rng, const SearchBudget& budget) {
@@ -236,14 +300,18 @@ Move master_move(const Round& r, SplitMix64& rng, const SearchBudget& budget) {
     if (c.mask() == hand) return Move{seat, false, c};  // going out
 
   const PlanCacheScope plans;  // the rollouts plan the same hands again and again
-  Searcher s{r, seat, candidates(r, rng, legal), {}, rng.next(), BotLevel::kStandardV2, {}, {}};
+  Searcher s{r, seat, candidates(r, rng, legal), {}, rng.next(), BotLevel::kStandardV2, {}, -1, 0};
   if (s.options.size() == 1) return s.options[0];
   const auto start = Clock::now();
   for (CardMask m = kDeck & ~hand & ~r.played(); m; m &= m - 1) s.unseen.push_back(__builtin_ctzll(m));
   s.infer();
+  // The other seats play like the rollouts' model: trust it (no prior, confidence or check).
+  const bool trusted = budget.trust_model && s.fits_model();
+  const double prior = trusted ? 0.0 : budget.prior;
+  const double confidence = trusted ? 0.0 : budget.confidence;
 
   const bool timed = budget.time_ms > 0;
-  const bool check = budget.check_worlds > 0;
+  const bool check = !trusted && budget.check_worlds > 0;
   // Timed: the check, when there is one, gets the last fifth of the time.
   const double search_ms = budget.time_ms * (check ? 0.8 : 1.0);
   const int threads = std::max(1, budget.threads);
@@ -258,7 +326,7 @@ Move master_move(const Round& r, SplitMix64& rng, const SearchBudget& budget) {
   // as standard-v2, which flatters moves that exploit that model when they play otherwise.
   auto value = [&](std::size_t o) {
     const double mean = static_cast<double>(totals[o].total) / static_cast<double>(std::max<std::uint64_t>(worlds[o], 1));
-    return o == 0 ? mean + budget.prior : mean;
+    return o == 0 ? mean + prior : mean;
   };
   const long long rollouts = std::max(budget.iterations, 1);
   long long used = 0;
@@ -315,7 +383,7 @@ Move master_move(const Round& r, SplitMix64& rng, const SearchBudget& budget) {
   // of its differences from option 0 on the worlds both played), and still do as well with
   // the other seats played by standard-v1, on worlds of their own (numbered far from the
   // search's).
-  if (!totals[best].ahead_of_first(budget.prior, budget.confidence)) return s.options[0];
+  if (!totals[best].ahead_of_first(prior, confidence)) return s.options[0];
   if (check) {
     Searcher other = s;
     other.others = BotLevel::kStandardV1;

@@ -213,9 +213,11 @@ void test_master() {
     CHECK(r.over());
   }
   // What keeps standard-v2's move: a prior or a check margin larger than any score makes the
-  // master play it every time; with neither, nor the confidence test, it plays another move
-  // somewhere in these rounds (so they are what kept it). (A huge confidence alone does not
-  // force it: a lead with no spread over the worlds is certain.)
+  // master play it every time (unless it trusts its model of the other seats); with
+  // neither, nor the confidence test, it plays another move somewhere in these rounds (so
+  // they are what kept it). (A huge confidence alone does not force it: a lead with no
+  // spread over the worlds is certain.) The other seats here play standard-v2's moves, so
+  // the master comes to trust its model, and then a huge prior no longer holds it.
   SearchBudget none = small;
   none.prior = 0;
   none.confidence = 0;
@@ -223,23 +225,34 @@ void test_master() {
   std::vector<SearchBudget> sure(2, small);
   sure[0].prior = 1e9;
   sure[1].check_margin = 1e9;
+  for (SearchBudget& b : sure) b.trust_model = false;
+  SearchBudget trusting = small;
+  trusting.prior = 1e9;
   int differs = 0;
+  int trusted = 0;
   for (int g = 0; g < (short_run() ? 2 : 4); ++g) {
     Round r(rules, 4, sim_round_seed(8, static_cast<std::uint64_t>(g)));
     SplitMix64 rng{static_cast<std::uint64_t>(g) + 11};
     while (!r.over()) {
       SplitMix64 unused{0};
       const Move v2 = bot_move(r, BotLevel::kStandardV2, unused);
+      if (r.turn() != 0) {
+        r.apply_legal(v2.seat, v2.is_pass ? nullptr : &v2.combo);
+        continue;
+      }
       for (const SearchBudget& b : sure) {
         SplitMix64 a = rng;
         CHECK(same_move(master_move(r, a, b), v2));
       }
+      SplitMix64 a = rng;
+      trusted += !same_move(master_move(r, a, trusting), v2);
       const Move free = master_move(r, rng, none);
       differs += !same_move(free, v2);
       r.apply_legal(free.seat, free.is_pass ? nullptr : &free.combo);
     }
   }
   CHECK(differs > 0);
+  CHECK(trusted > 0);
   // A timed search answers too (how long it takes is not checked here: the machine may be busy).
   SearchBudget timed;
   timed.time_ms = 2;

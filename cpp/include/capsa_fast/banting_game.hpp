@@ -145,7 +145,9 @@ enum class BotLevel : std::uint8_t {
 // many more worlds with the other seats played by standard-v1 instead (a second model of
 // them): the leading move is played only if it does at least check_margin points better
 // there too. The check costs up to 2 * check_worlds more rollouts (timed: the last fifth of
-// the time), and only when another move leads.
+// the time), and only when another move leads. With trust_model, none of those guards
+// apply while the other seats' moves so far fit standard-v2 (the rollouts' model of them)
+// far better than a rough player's would: then the best move found is played.
 struct SearchBudget {
   static constexpr int kDefaultIterations = 1500;
   static constexpr double kDefaultPrior = 1.0;
@@ -158,6 +160,7 @@ struct SearchBudget {
   double confidence = kDefaultConfidence;
   int check_worlds = kDefaultCheckWorlds;
   double check_margin = 0;
+  bool trust_model = true;
 };
 
 // The move a bot would make for the seat to move; always legal. `rng` drives kRandom and
@@ -176,8 +179,8 @@ Hint hint_move(const Round& round, BotLevel level, SplitMix64& rng,
                const SearchBudget& budget = SearchBudget{});
 
 // The master's search (banting_search.cpp): flat Monte Carlo over the seat's candidate
-// moves, each tried on the same sampled deals of the unseen cards (weighted by the other
-// seats' moves so far, see mismatches()) and played out by standard bots, with the
+// moves, each tried on the same sampled deals of the unseen cards (drawn by Metropolis
+// chains in proportion to 0.2 ** mismatches()) and played out by standard bots, with the
 // weaker half of the candidates dropped as the budget is spent (sequential halving).
 // Contract: the round is not over.
 Move master_move(const Round& round, SplitMix64& rng, const SearchBudget& budget);
@@ -185,7 +188,7 @@ Move master_move(const Round& round, SplitMix64& rng, const SearchBudget& budget
 // How many of the other seats' moves in the round's history standard-v2 would have made
 // differently, had the seats held `hands` now (each seat's dealt hand being its cards in
 // `hands` plus those it has played; `seat`'s own moves are not counted). The master's
-// search weights its sampled deals by this. Needs a round that records its history.
+// search samples its deals by this. Needs a round that records its history.
 int mismatches(const Round& round, int seat, const std::array<CardMask, kMaxPlayers>& hands);
 
 // A hand split into combos by the standard bot (exposed for tests and tools).
