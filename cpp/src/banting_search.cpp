@@ -167,6 +167,8 @@ struct Searcher {
   std::vector<std::array<CardMask, kMaxPlayers>> pool;  // the inferred deals, if any
   int fewest_missed = -1;  // the fewest mismatches of any deal the chains visited
   int observed = 0;        // the other seats' moves so far
+  std::array<int, kMaxPlayers> fewest_by_seat{};  // each seat's own fewest, over the same deals
+  std::array<int, kMaxPlayers> observed_by_seat{};
 
   // The other seats' hands dealt from the unseen cards, shuffled by `key`, in their counts.
   std::array<CardMask, kMaxPlayers> deal(std::uint64_t key) const {
@@ -195,7 +197,11 @@ struct Searcher {
     std::vector<std::size_t> holders;  // the other seats still holding cards
     for (int s = 0; s < root.players(); ++s)
       if (s != seat && root.count(s) > 0) holders.push_back(static_cast<std::size_t>(s));
-    for (const Move& m : root.history()) observed += m.seat != seat;
+    for (const Move& m : root.history()) {
+      observed += m.seat != seat;
+      observed_by_seat[static_cast<std::size_t>(m.seat)] += m.seat != seat;
+    }
+    fewest_by_seat.fill(-1);
     if (holders.size() < 2) return;  // one deal only: the plain deal is it
     const double log_mismatch = std::log(kMismatch);
     auto nth = [](CardMask m, int k) {  // the k-th card of m, as a mask
@@ -227,7 +233,10 @@ struct Searcher {
           missed[b] = now[b];
         }
         int total = 0;
-        for (const int m : missed) total += m;
+        for (std::size_t k = 0; k < missed.size(); ++k) {
+          total += missed[k];
+          if (fewest_by_seat[k] < 0 || missed[k] < fewest_by_seat[k]) fewest_by_seat[k] = missed[k];
+        }
         if (fewest_missed < 0 || total < fewest_missed) fewest_missed = total;
         if (step >= kBurnIn && (step - kBurnIn) % kThin == kThin - 1) pool.push_back(hands);
       }
@@ -235,12 +244,17 @@ struct Searcher {
   }
 
   // Whether standard-v2 explains the other seats' moves so far far better than a rough
-  // player would (the log odds of kFitRate against kRoughRate pass kTrustLogOdds).
+  // player would: the log odds of kFitRate against kRoughRate pass kTrustLogOdds over all of
+  // them, and favour kFitRate for each seat on its own (a table of two seats that fit and
+  // one that does not is not trusted).
   bool fits_model() const {
     if (fewest_missed < 0) return false;
-    const double odds = fewest_missed * std::log(kFitRate / kRoughRate) +
-                        (observed - fewest_missed) * std::log((1 - kFitRate) / (1 - kRoughRate));
-    return odds > kTrustLogOdds;
+    auto odds = [](int missed, int moves) {
+      return missed * std::log(kFitRate / kRoughRate) + (moves - missed) * std::log((1 - kFitRate) / (1 - kRoughRate));
+    };
+    for (std::size_t k = 0; k < fewest_by_seat.size(); ++k)
+      if (fewest_by_seat[k] > 0 && odds(fewest_by_seat[k], observed_by_seat[k]) <= 0) return false;
+    return odds(fewest_missed, observed) > kTrustLogOdds;
   }
 
   // The other seats' hands in world number `index`: a deal drawn from the pool, or, with
@@ -300,7 +314,7 @@ Move master_move(const Round& r, SplitMix64& rng, const SearchBudget& budget) {
     if (c.mask() == hand) return Move{seat, false, c};  // going out
 
   const PlanCacheScope plans;  // the rollouts plan the same hands again and again
-  Searcher s{r, seat, candidates(r, rng, legal), {}, rng.next(), BotLevel::kStandardV2, {}, -1, 0};
+  Searcher s{r, seat, candidates(r, rng, legal), {}, rng.next(), BotLevel::kStandardV2, {}, -1, 0, {}, {}};
   if (s.options.size() == 1) return s.options[0];
   const auto start = Clock::now();
   for (CardMask m = kDeck & ~hand & ~r.played(); m; m &= m - 1) s.unseen.push_back(__builtin_ctzll(m));
