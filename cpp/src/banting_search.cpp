@@ -166,9 +166,8 @@ struct Searcher {
 
   std::vector<std::array<CardMask, kMaxPlayers>> pool;  // the inferred deals, if any
   int fewest_missed = -1;  // the fewest mismatches of any deal the chains visited
-  int observed = 0;        // the other seats' moves so far
   std::array<int, kMaxPlayers> fewest_by_seat{};  // each seat's own fewest, over the same deals
-  std::array<int, kMaxPlayers> observed_by_seat{};
+  std::array<int, kMaxPlayers> observed{};        // each other seat's moves so far
 
   // The other seats' hands dealt from the unseen cards, shuffled by `key`, in their counts.
   std::array<CardMask, kMaxPlayers> deal(std::uint64_t key) const {
@@ -197,10 +196,7 @@ struct Searcher {
     std::vector<std::size_t> holders;  // the other seats still holding cards
     for (int s = 0; s < root.players(); ++s)
       if (s != seat && root.count(s) > 0) holders.push_back(static_cast<std::size_t>(s));
-    for (const Move& m : root.history()) {
-      observed += m.seat != seat;
-      observed_by_seat[static_cast<std::size_t>(m.seat)] += m.seat != seat;
-    }
+    for (const Move& m : root.history()) observed[static_cast<std::size_t>(m.seat)] += m.seat != seat;
     fewest_by_seat.fill(-1);
     if (holders.size() < 2) return;  // one deal only: the plain deal is it
     const double log_mismatch = std::log(kMismatch);
@@ -208,11 +204,20 @@ struct Searcher {
       for (; k > 0; --k) m &= m - 1;
       return CardMask{1} << __builtin_ctzll(m);
     };
+    auto visit = [&](const std::array<int, kMaxPlayers>& missed) {  // a deal the chain is at
+      int total = 0;
+      for (std::size_t k = 0; k < missed.size(); ++k) {
+        total += missed[k];
+        if (fewest_by_seat[k] < 0 || missed[k] < fewest_by_seat[k]) fewest_by_seat[k] = missed[k];
+      }
+      if (fewest_missed < 0 || total < fewest_missed) fewest_missed = total;
+    };
     pool.reserve(static_cast<std::size_t>(kChains * ((kChainSteps - kBurnIn) / kThin)));
     for (int c = 0; c < kChains; ++c) {
       SplitMix64 rng{seed ^ 0x2545F4914F6CDD1Dull ^ (static_cast<std::uint64_t>(c + 1) * 0x9E3779B97F4A7C15ull)};
       auto hands = deal(rng.next());
       auto missed = seat_mismatches(root, seat, hands, ~0u);
+      visit(missed);
       for (int step = 0; step < kChainSteps; ++step) {
         const auto i = static_cast<std::size_t>(rng.below(static_cast<int>(holders.size())));
         auto j = static_cast<std::size_t>(rng.below(static_cast<int>(holders.size()) - 1));
@@ -231,13 +236,8 @@ struct Searcher {
           hands = next;
           missed[a] = now[a];
           missed[b] = now[b];
+          visit(missed);
         }
-        int total = 0;
-        for (std::size_t k = 0; k < missed.size(); ++k) {
-          total += missed[k];
-          if (fewest_by_seat[k] < 0 || missed[k] < fewest_by_seat[k]) fewest_by_seat[k] = missed[k];
-        }
-        if (fewest_missed < 0 || total < fewest_missed) fewest_missed = total;
         if (step >= kBurnIn && (step - kBurnIn) % kThin == kThin - 1) pool.push_back(hands);
       }
     }
@@ -252,9 +252,12 @@ struct Searcher {
     auto odds = [](int missed, int moves) {
       return missed * std::log(kFitRate / kRoughRate) + (moves - missed) * std::log((1 - kFitRate) / (1 - kRoughRate));
     };
-    for (std::size_t k = 0; k < fewest_by_seat.size(); ++k)
-      if (fewest_by_seat[k] > 0 && odds(fewest_by_seat[k], observed_by_seat[k]) <= 0) return false;
-    return odds(fewest_missed, observed) > kTrustLogOdds;
+    int moves = 0;
+    for (std::size_t k = 0; k < fewest_by_seat.size(); ++k) {
+      moves += observed[k];
+      if (fewest_by_seat[k] > 0 && odds(fewest_by_seat[k], observed[k]) <= 0) return false;
+    }
+    return odds(fewest_missed, moves) > kTrustLogOdds;
   }
 
   // The other seats' hands in world number `index`: a deal drawn from the pool, or, with
@@ -314,7 +317,7 @@ Move master_move(const Round& r, SplitMix64& rng, const SearchBudget& budget) {
     if (c.mask() == hand) return Move{seat, false, c};  // going out
 
   const PlanCacheScope plans;  // the rollouts plan the same hands again and again
-  Searcher s{r, seat, candidates(r, rng, legal), {}, rng.next(), BotLevel::kStandardV2, {}, -1, 0, {}, {}};
+  Searcher s{r, seat, candidates(r, rng, legal), {}, rng.next(), BotLevel::kStandardV2, {}, -1, {}, {}};
   if (s.options.size() == 1) return s.options[0];
   const auto start = Clock::now();
   for (CardMask m = kDeck & ~hand & ~r.played(); m; m &= m - 1) s.unseen.push_back(__builtin_ctzll(m));
