@@ -33,7 +33,8 @@ namespace {
 constexpr CardMask kDeck = (CardMask{1} << kDeckSize) - 1;
 constexpr std::size_t kMaxCandidates = 16;
 // The inferred deals: kChains Metropolis chains over the deals of the unseen cards, each
-// step swapping a card between two other seats and accepted with probability
+// step swapping a card between two other seats (or a seat and the undealt stock, with fewer
+// than four players) and accepted with probability
 // min(1, kMismatch ** (change in mismatches)); after kBurnIn steps every kThin-th deal is
 // kept (12 * 10 = 120 deals). Measured on 2026-12-04 (third session, README): they replaced
 // a pool of 256 deals dealt at random and weighted 0.6 ** mismatches, which late in a
@@ -190,12 +191,19 @@ struct Searcher {
   }
 
   // Fills the pool from the round's history (left empty when there is none): kChains
-  // Metropolis chains over the deals, each step swapping a card between two other seats.
+  // Metropolis chains over the deals, each step swapping a card between two holders of
+  // unseen cards: the other seats, and with fewer than four players the undealt cards
+  // (kept in the unused slot `players()` while the chain runs; they make no moves).
   void infer() {
     if (root.history().empty()) return;
-    std::vector<std::size_t> holders;  // the other seats still holding cards
+    std::vector<std::size_t> holders;  // the other seats still holding cards, and the stock
     for (int s = 0; s < root.players(); ++s)
       if (s != seat && root.count(s) > 0) holders.push_back(static_cast<std::size_t>(s));
+    const auto stock = static_cast<std::size_t>(root.players());
+    int held = 0;  // the unseen cards in the other seats' hands
+    for (const std::size_t s : holders) held += root.count(static_cast<int>(s));
+    const bool with_stock = stock < kMaxPlayers && static_cast<int>(unseen.size()) > held;
+    if (with_stock) holders.push_back(stock);
     for (const Move& m : root.history()) observed[static_cast<std::size_t>(m.seat)] += m.seat != seat;
     fewest_by_seat.fill(-1);
     if (holders.size() < 2) return;  // one deal only: the plain deal is it
@@ -216,6 +224,12 @@ struct Searcher {
     for (int c = 0; c < kChains; ++c) {
       SplitMix64 rng{seed ^ 0x2545F4914F6CDD1Dull ^ (static_cast<std::uint64_t>(c + 1) * 0x9E3779B97F4A7C15ull)};
       auto hands = deal(rng.next());
+      if (with_stock) {
+        CardMask rest = 0;
+        for (const int card : unseen) rest |= CardMask{1} << card;
+        for (const CardMask h : hands) rest &= ~h;
+        hands[stock] = rest;
+      }
       auto missed = seat_mismatches(root, seat, hands, ~0u);
       visit(missed);
       for (int step = 0; step < kChainSteps; ++step) {
@@ -238,7 +252,10 @@ struct Searcher {
           missed[b] = now[b];
           visit(missed);
         }
-        if (step >= kBurnIn && (step - kBurnIn) % kThin == kThin - 1) pool.push_back(hands);
+        if (step >= kBurnIn && (step - kBurnIn) % kThin == kThin - 1) {
+          pool.push_back(hands);
+          if (with_stock) pool.back()[stock] = 0;  // a Round's hands are the seats' only
+        }
       }
     }
   }
