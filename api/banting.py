@@ -123,11 +123,12 @@ def classify(body: ClassifyRequest) -> ClassifyResponse:
     errors = FieldErrors()
     cards = _cards(body.cards, "cards", errors, lo=0, hi=DECK_SIZE)
     rules = read_rules(banting.Rules.from_dict, body.rules, errors)
+    _check_twos_demoted(body.twos_demoted, rules, errors)
     errors.raise_if_any()
     assert rules is not None
 
     language = message_language()
-    combo = engine(lambda: banting.classify(cards, rules), "cards")
+    combo = engine(lambda: banting.classify(cards, rules, twos_demoted=body.twos_demoted), "cards")
     if combo is not None:
         return ClassifyResponse(combo=_combo(combo, language), reason=None)
     reason = engine(lambda: banting.why_not(cards, rules, lang=language), "cards")
@@ -147,11 +148,13 @@ def classify(body: ClassifyRequest) -> ClassifyResponse:
 def compare(body: CompareRequest) -> CompareResponse:
     """1 if a beats b, -1 if b beats a, 0 if equal. Cards that are no combo, or combos that
     cannot be compared (different sizes, unless a bomb meets a single, pair or triple under
-    'bombs'), are a 422 on the field at fault ('b' when the two are not comparable)."""
+    'bombs'), are a 422 on the field at fault ('b' when the two are not comparable).
+    twos_demoted (under two_demotion) makes the 2s the lowest singles."""
     errors = FieldErrors()
     a = _cards(body.a, "a", errors, lo=0, hi=DECK_SIZE)
     b = _cards(body.b, "b", errors, lo=0, hi=DECK_SIZE)
     rules = read_rules(banting.Rules.from_dict, body.rules, errors)
+    _check_twos_demoted(body.twos_demoted, rules, errors)
     errors.raise_if_any()
     assert rules is not None
 
@@ -160,7 +163,7 @@ def compare(body: CompareRequest) -> CompareResponse:
         if reason is not None:
             errors.add(field, f"{reason[1]}.")
     errors.raise_if_any()
-    result = engine(lambda: banting.compare(a, b, rules), "b")
+    result = engine(lambda: banting.compare(a, b, rules, twos_demoted=body.twos_demoted), "b")
     return CompareResponse(result=cast(Comparison, result))
 
 

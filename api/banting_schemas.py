@@ -137,6 +137,17 @@ Code = Annotated[
 ]
 
 
+TwosDemoted = Annotated[
+    bool,
+    Field(
+        description=(
+            "Round state under the two_demotion setting (seed 000): a four of a kind played "
+            "this round has made the 2s the lowest singles. Needs rules with two_demotion."
+        )
+    ),
+]
+
+
 # --- requests -----------------------------------------------------------------------------
 
 
@@ -145,6 +156,7 @@ class ClassifyRequest(RequestModel):
         description="0-52 distinct cards; only 1-5 can form a combo.",
         json_schema_extra=_count_schema(0, DECK_SIZE),
     )
+    twos_demoted: TwosDemoted = False
     rules: Rules
 
 
@@ -156,23 +168,13 @@ class CompareRequest(RequestModel):
         description="A combo comparable with a (same size, or a bomb when bombs are on).",
         json_schema_extra=_count_schema(1, MAX_COMBO_SIZE),
     )
+    twos_demoted: TwosDemoted = False
     rules: Rules
 
 
 Passed = Annotated[
     bool,
     Field(description="This player has passed since the trick began (matters with pass_locks)."),
-]
-
-
-TwosDemoted = Annotated[
-    bool,
-    Field(
-        description=(
-            "Round state under the two_demotion setting (seed 000): a four of a kind played "
-            "this round has made the 2s the lowest singles. Needs rules with two_demotion."
-        )
-    ),
 ]
 
 

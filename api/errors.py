@@ -7,8 +7,10 @@ route ever has to build an error response by hand.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from http import HTTPStatus
+from typing import Any
 
 from flask import Flask, Response, request
 from pydantic import ValidationError
@@ -121,17 +123,53 @@ def field_path(loc: Iterable[int | str]) -> str:
     return "/".join(str(part) for part in loc)
 
 
-def validation_problem_from_pydantic(exc: ValidationError) -> ApiProblem:
-    """Map a pydantic error to 400 (the body is not JSON at all) or 422 (it is, but invalid)."""
+def body_loc(loc: tuple[int | str, ...], body: Any, missing: bool) -> tuple[int | str, ...]:
+    """``loc`` as a path into ``body``: without the names pydantic gives a union's members
+    ("constrained-str", "literal[...]", "none") or a dict's keys ("[key]"), which are no
+    fields of the request. ``missing``: the last part is a required field the body lacks."""
+    path: list[int | str] = []
+    at = body
+    for k, part in enumerate(loc):
+        in_dict = isinstance(at, dict) and isinstance(part, str) and part in at
+        in_list = isinstance(at, list) and isinstance(part, int) and 0 <= part < len(at)
+        if in_dict or in_list:
+            at = at[part]
+        elif not (missing and k == len(loc) - 1):
+            continue
+        path.append(part)
+    return tuple(path)
+
+
+def validation_problem_from_pydantic(exc: ValidationError, body: bytes | None = None) -> ApiProblem:
+    """Map a pydantic error to 400 (the body is not JSON at all) or 422 (it is, but invalid).
+
+    With the ``body``, each bad field gets one entry at its path in the body: a value that
+    fits none of a union's members is one error (its messages joined), not one per member.
+    """
     details = exc.errors(include_url=False, include_context=False, include_input=False)
     for err in details:
         if err["type"] == "json_invalid":
             reason = err["msg"].removeprefix("Invalid JSON: ")
             return ApiProblem(400, f"The request body is not valid JSON: {reason}.")
-    errors = FieldErrors()
+    parsed: Any = None
+    if body is not None:
+        try:
+            parsed = json.loads(body)
+        except ValueError:
+            body = None
+    messages: dict[str, list[str]] = {}
     for err in details:
-        message = "Unknown field." if err["type"] == "extra_forbidden" else err["msg"] + "."
-        errors.add(field_path(err["loc"]), message)
+        loc = tuple(err["loc"])
+        if body is not None:
+            loc = body_loc(loc, parsed, err["type"] == "missing")
+        message = "Unknown field" if err["type"] == "extra_forbidden" else err["msg"]
+        found = messages.setdefault(field_path(loc), [])
+        if message not in found:
+            found.append(message)
+    errors = FieldErrors()
+    for path, found in messages.items():
+        rest = [m[:1].lower() + m[1:] for m in found[1:]]
+        errors.add(path, "; or ".join([found[0], *rest]) + ".")
     return ValidationProblem(errors)
 
 

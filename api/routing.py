@@ -250,10 +250,26 @@ def parse_body(
     if not required and not read_body(limit):
         return model.model_validate({})
     body = read_json_body(limit)
+    _refuse_non_json_numbers(body)
     try:
         return model.model_validate_json(body)
     except ValidationError as exc:
-        raise validation_problem_from_pydantic(exc) from None
+        raise validation_problem_from_pydantic(exc, body) from None
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON value (RFC 8259); send a number or null")
+
+
+def _refuse_non_json_numbers(body: bytes) -> None:
+    """400 for a body with NaN or Infinity outside strings: pydantic's parser reads them,
+    but they are not JSON. Only bodies holding those letters are parsed a second time."""
+    if b"NaN" not in body and b"Infinity" not in body:
+        return
+    try:
+        json.loads(body, parse_constant=_no_constant)
+    except ValueError as exc:
+        raise ApiProblem(400, f"The request body is not valid JSON: {exc}.") from None
 
 
 def json_response(result: BaseModel | Mapping[str, Any], status: int = 200) -> Response:

@@ -211,6 +211,18 @@ def test_unreadable_json_is_400(api_client: FlaskClient, route: str, body: str) 
     assert "JSON" in problem["detail"]
 
 
+@pytest.mark.parametrize(
+    "body", ['{"cards": ["As", "Ks", NaN]}', '{"cards": ["As", "Ks", "Qs"], "x": -Infinity}', "NaN"]
+)
+def test_nan_and_infinity_are_not_json(api_client: FlaskClient, body: str) -> None:
+    """RFC 8259 has no NaN or Infinity: such a body is unreadable (400), not invalid (422)."""
+    response = api_client.post("/v1/evaluate", data=body, content_type="application/json")
+    assert "not a JSON value" in assert_problem(response, 400)["detail"]
+    # The same letters inside a string are a bad card, not bad JSON.
+    bad_card = {"cards": ["As", "Ks", "NaN"]}
+    assert "'NaN'" in field_errors(api_client.post("/v1/evaluate", json=bad_card))["cards/2"]
+
+
 @pytest.mark.parametrize("route", POST_ROUTES)
 @pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None])
 def test_body_that_is_not_json_is_415(

@@ -157,6 +157,21 @@ def test_compare_refuses_what_cannot_be_compared(
     assert all(needle in message.lower() for message in errors.values())
 
 
+def test_compare_and_classify_take_the_demoted_twos(api_client: FlaskClient) -> None:
+    """RULES.md 3.2: stateless calls take the round's two_demotion state as twos_demoted."""
+    klasik = {"preset": "capsa-klasik"}
+    body = {"a": ["As"], "b": ["2d"], "rules": klasik}
+    assert post(api_client, "/v1/banting/compare", body) == {"result": -1}
+    assert post(api_client, "/v1/banting/compare", body | {"twos_demoted": True}) == {"result": 1}
+    pairs = {"a": ["Ac", "As"], "b": ["2c", "2d"], "rules": klasik, "twos_demoted": True}
+    assert post(api_client, "/v1/banting/compare", pairs) == {"result": -1}  # singles only
+    single = {"cards": ["2d"], "rules": klasik, "twos_demoted": True}
+    assert post(api_client, "/v1/banting/classify", single)["combo"]["kind"] == "single"
+    for route, plain in (("/v1/banting/compare", body), ("/v1/banting/classify", single)):
+        refused = plain | {"rules": None, "twos_demoted": True}
+        assert "two_demotion" in field_errors(api_client.post(route, json=refused))["twos_demoted"]
+
+
 # --- /v1/banting/validate -----------------------------------------------------------------
 
 

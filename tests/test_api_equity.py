@@ -109,6 +109,17 @@ def test_bad_input_is_422_naming_the_field(
     assert needle in errors[field], errors
 
 
+def test_a_value_no_member_of_a_union_fits_is_one_error_at_its_path(
+    api_client: FlaskClient,
+) -> None:
+    """A player is a string (a hand or range) or a list of cards: 5 is one bad field,
+    named by its path in the body, not one error per kind of value it could have been."""
+    problem = assert_problem(api_client.post(ROUTE, json={"players": ["AhKh", 5]}), 422)
+    assert [e["field"] for e in problem["errors"]] == ["players/1"]
+    message = problem["errors"][0]["message"]
+    assert "valid string" in message and "valid array" in message
+
+
 @pytest.mark.parametrize(
     "body",
     [

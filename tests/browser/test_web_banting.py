@@ -276,6 +276,9 @@ def test_table_rule_refusal_in_play(page: Page) -> None:
         lambda: f"the status line to say «{reason}»; it says {page.snapshot()['status']!r}",
     )
     assert page.snapshot()["buttons"]["play"]["disabled"]
+    # The info line agrees: a combo the table forbids, not "no combo" (RULES.md 3.1).
+    info = page.snapshot()["info"]
+    assert "Dilarang aturan meja" in info and "Bukan kombinasi" not in info, info
     assert table.view()["version"] == view["version"]
 
 

@@ -109,6 +109,13 @@ def test_auto_arrange_then_reveal_and_next_round(page: Page) -> None:
     )
     page.press("submit")
     view, snap = table.revealed()
+    # WEB.md: data-row marks the player's rows only (each with data-hand), also after the
+    # reveal, whose head-to-head table must not reuse it.
+    marked = page.js(
+        "return [...document.querySelectorAll('[data-row]')]"
+        ".map((e) => [e.dataset.row, e.hasAttribute('data-hand')])"
+    )
+    assert sorted(marked) == [["bottom", True], ["middle", True], ["top", True]], marked
     mine = view["result"]["seats"][0]
     assert not mine["fouled"] and mine["by"] == "player"
     for name in ROW_SIZES:

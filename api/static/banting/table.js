@@ -679,7 +679,8 @@ function selectionText() {
   const verdict = state.verdict;
   const combo = verdict.combo ? verdict.combo.label : null;
   const table = view.table ? view.table.label : null;
-  if (!combo) return t("selNoCombo");
+  // A run the straights setting leaves out is a combo the table forbids (RULES.md 3.1).
+  if (!combo) return t(verdict.code === "RULE_FORBIDS" ? "selForbidden" : "selNoCombo");
   if (verdict.ok) return table ? t("selBeats", { combo, table }) : t("selLeads", { combo });
   if (verdict.code === "DOES_NOT_BEAT" && table) return t("selNotBeats", { combo, table });
   return t("selCannot", { combo });

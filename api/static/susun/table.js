@@ -893,7 +893,7 @@ function renderReveal() {
   const duels = result.pairs.map((pair) => {
     const [a, b] = pair.players;
     const cells = ROWS.map((row) =>
-      h("td", { dataset: { row, result: pair.rows[row] }, "aria-label": `${t(`row_${row}`)}: ${name(a)} ${word(pair.rows[row])}` }, mark(pair.rows[row])),
+      h("td", { dataset: { duelRow: row, result: pair.rows[row] }, "aria-label": `${t(`row_${row}`)}: ${name(a)} ${word(pair.rows[row])}` }, mark(pair.rows[row])),
     );
     const notes = [];
     pair.players.forEach((seat, k) => {
