@@ -13,6 +13,8 @@ import capsa_fast as cf
 import numpy as np
 import pytest
 from capsa_fast import banting, susun
+from capsa_fast.banting.game import MASTER_ITERATIONS
+from capsa_fast.banting.sim import simulate
 from capsa_fast.cli import COMMANDS, main
 from capsa_fast.cli._common import progress
 from capsa_fast.susun import ev, tournament
@@ -122,6 +124,36 @@ def test_sim_json_and_errors() -> None:
     assert answer["games"] == 400 and len(answer["seats"]) == 2
     bad = CliRunner().invoke(main, ["sim", "--seats", "standard,grandmaster"])
     assert bad.exit_code == 2 and "unknown bot level 'grandmaster'" in bad.output
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["sim", "--games", "2", "--seats", "master,standard", "--iterations", "0"], "iterations"),
+        (["sim", "--games", "2", "--seats", "master,standard", "--time-ms", "-5"], "time_ms"),
+        (["sim", "--games", "2", "--seats", "master,standard", "--threads", "0"], "threads"),
+        (["sim", "--games", "2", "--duplicate", "--progress", "/no/such/dir/f.txt"], "--progress"),
+        (["tournament", "--tables", "10", "--threads", "0"], "--threads"),
+        (["bench", "--quick", "--batch-only", "--plot", "/no/such/dir/x.png"], "--plot"),
+        (["bench", "--quick", "--external", "/no/such/lib.so"], "cannot be loaded"),
+    ],
+)
+def test_bad_options_are_refused_before_any_work(args: list[str], needle: str) -> None:
+    """A clear message and a non-zero exit, never a traceback (nor a run that ignores them)."""
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code != 0
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert needle in result.output + str(result.exception)
+
+
+def test_plain_sim_plays_master_at_the_budget_given() -> None:
+    """--iterations reaches the master without --duplicate too (it was ignored there)."""
+    seats = ["master", "standard", "standard", "standard"]
+    few = simulate(6, seats, seed=5, iterations=1)
+    default = simulate(6, seats, seed=5)
+    again = simulate(6, seats, seed=5, iterations=MASTER_ITERATIONS)
+    assert np.array_equal(default.scores, again.scores)
+    assert not np.array_equal(few.scores, default.scores)
 
 
 def test_tournament_results_do_not_depend_on_the_chunk() -> None:

@@ -125,7 +125,10 @@ class External:
     """An evaluator in a shared library exporting capsa_external_batch (see the docstring)."""
 
     def __init__(self, path: str) -> None:
-        lib = ctypes.CDLL(os.path.abspath(path))
+        try:
+            lib = ctypes.CDLL(os.path.abspath(path))
+        except OSError as exc:
+            raise SystemExit(f"{path}: cannot be loaded as a shared library ({exc})") from None
         try:
             self._batch = lib.capsa_external_batch
         except AttributeError:

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core, _ray
-from .game import BOT_LEVELS, MASTER_ITERATIONS
+from .game import BOT_LEVELS, MASTER_ITERATIONS, check_budget
 from .rules import Rules, resolve
 
 Z95 = 1.959963984540054
@@ -117,6 +117,7 @@ def play(
         raise ValueError(f"chunk must be >= 1, got {chunk}")
     if not 0 <= seed < 1 << 64:
         raise ValueError(f"seed must be 0..2**64 - 1, got {seed}")
+    check_budget(iterations, time_ms, threads)
     workers = workers or (os.cpu_count() or 1)
     if workers < 1:
         raise ValueError(f"workers must be >= 1 (0 for one per core), got {workers}")

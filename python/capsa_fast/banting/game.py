@@ -40,6 +40,18 @@ without its look-ahead near the end of a round). ``master`` searches: 1,500 roll
 default, up to about 50 ms (a median 9 ms for a searched move on the 2026-12-03 machine)."""
 MASTER_ITERATIONS: int = _core.BANTING_MASTER_ITERATIONS
 """The master's default budget: rollouts a move (up to about 50 ms on one core)."""
+
+
+def check_budget(iterations: int, time_ms: float, threads: int) -> None:
+    """ValueError naming the first of the master's budget settings out of range (the
+    engine's limits: 1..100,000,000 rollouts, 0..600,000 ms, 1..64 threads)."""
+    if isinstance(iterations, bool) or not 1 <= iterations <= 100_000_000:
+        raise ValueError(f"iterations must be 1..100000000, got {iterations!r}")
+    if not 0 <= time_ms <= 600_000:  # NaN fails too
+        raise ValueError(f"time_ms must be 0..600000, got {time_ms!r}")
+    if isinstance(threads, bool) or not 1 <= threads <= 64:
+        raise ValueError(f"threads must be 1..64, got {threads!r}")
+
 GAME_CODES: tuple[str, ...] = ("ROUND_OVER", "NOT_YOUR_TURN")
 """Refusals a round adds in front of the rules engine's codes (checked in this order)."""
 

@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core, _ray
-from .game import BOT_LEVELS
+from .game import BOT_LEVELS, MASTER_ITERATIONS, check_budget
 from .rules import resolve
 
 Z95 = 1.959963984540054
@@ -111,9 +111,13 @@ def simulate(
     chunk: int = 2000,
     progress: Callable[[int, int, float], None] | None = None,
     ray: str | None = None,
+    iterations: int = MASTER_ITERATIONS,
+    time_ms: float = 0.0,
+    threads: int = 1,
 ) -> SimResult:
     """Play ``games`` rounds with one bot level per seat (2-4 seats).
 
+    ``iterations``, ``time_ms`` and ``threads`` are the master's budget.
     ``workers`` threads share the chunks (0: one per core); the C++ loop releases the GIL.
     ``ray``: run the chunks as Ray tasks instead (``"local"`` or a cluster address; see
     :mod:`capsa_fast._ray`); the results are the same. ``progress(done, total, seconds)``
@@ -131,15 +135,17 @@ def simulate(
         raise ValueError(f"chunk must be >= 1, got {chunk}")
     if not 0 <= seed < 1 << 64:
         raise ValueError(f"seed must be 0..2**64 - 1, got {seed}")
+    check_budget(iterations, time_ms, threads)
     workers = workers or (os.cpu_count() or 1)
     if workers < 1:
         raise ValueError(f"workers must be >= 1 (0 for one per core), got {workers}")
     resolved = resolve(rules)
     players = len(seats)
-    # A chunk: (rules, seats, seed, first round, count); Ray tasks get the rules as a dict.
+    # A chunk: (rules, seats, seed, first round, count, the master's budget); Ray tasks get
+    # the rules as a dict.
     rules_arg: Any = resolved if ray is None else resolved.to_dict()
     chunks = [
-        (rules_arg, seats, seed, first, min(chunk, games - first))
+        (rules_arg, seats, seed, first, min(chunk, games - first), iterations, time_ms, threads)
         for first in range(0, games, chunk)
     ]
     t0 = time.perf_counter()
@@ -157,13 +163,13 @@ def simulate(
 
 
 def _sim_chunk(
-    chunk: tuple[Any, tuple[str, ...], int, int, int],
+    chunk: tuple[Any, tuple[str, ...], int, int, int, int, float, int],
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """Rounds first .. first + count - 1 of a run: (scores [count, players], winners)."""
-    rules, seats, seed, first, count = chunk
+    rules, seats, seed, first, count, iterations, time_ms, threads = chunk
     game_rules = resolve(rules).game_core
     scores, winners = _core.banting_simulate(
-        game_rules, len(seats), list(seats), seed, first, count
+        game_rules, len(seats), list(seats), seed, first, count, iterations, time_ms, threads
     )
     return np.asarray(scores), np.asarray(winners)
 

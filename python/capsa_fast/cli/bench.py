@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,10 @@ def command(
     "test" extra)."""
     from .. import benchmark
 
+    if plot_path is not None:  # before minutes of measuring, not after
+        folder = plot_path.resolve().parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK):
+            raise click.BadParameter(f"cannot write into {folder}", param_hint="--plot")
     say = (lambda *_a, **_k: None) if as_json else click.echo
     with progress(6, "benchmark phases") as advance:
         result = benchmark.run(
@@ -85,6 +90,8 @@ def command(
             raise click.ClickException(
                 'drawing needs matplotlib: pip install "capsa_fast[plot]"'
             ) from None
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {plot_path}: {exc}") from None
         if not as_json:
             click.echo(f"chart written to {plot_path}")
     if as_json:

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from ..banting import duplicate as dup
-from ..banting.game import BOT_LEVELS, MASTER_ITERATIONS
+from ..banting.game import BOT_LEVELS, MASTER_ITERATIONS, check_budget
 from ..banting.rules import PRESETS, Rules
 from ..banting.sim import SimResult, simulate
 from ._common import (
@@ -149,6 +149,9 @@ def command(
                 chunk=chunk,
                 ray=ray,
                 progress=lambda done, _total, _seconds: advance(done),
+                iterations=iterations,
+                time_ms=time_ms,
+                threads=threads,
             )
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
@@ -181,9 +184,12 @@ def _duplicate(
     ray: str | None = None,
 ) -> None:
     """``sim --duplicate``: play, then print the table (or JSON)."""
-    if iterations < 1 or time_ms < 0 or threads < 1:
-        raise ValueError("--iterations and --threads must be at least 1, --time-ms >= 0")
-    log = open(progress_file, "a", encoding="utf-8") if progress_file else None  # noqa: SIM115
+    check_budget(iterations, time_ms, threads)
+    try:
+        log = open(progress_file, "a", encoding="utf-8") if progress_file else None  # noqa: SIM115
+    except OSError as exc:
+        reason = f"cannot append to {progress_file}: {exc.strerror}"
+        raise click.BadParameter(reason, param_hint="--progress") from None
     try:
         with progress(games, "deals") as advance:
 

@@ -87,8 +87,8 @@ def command(
             raise click.UsageError(f"unknown strategy {name!r}: {exc}") from None
     if len(names) < 2:
         raise click.UsageError("name at least two strategies")
-    if tables < 1 or chunk < 1:
-        raise click.UsageError("--tables and --chunk must be at least 1")
+    if tables < 1 or chunk < 1 or threads < 1:
+        raise click.UsageError("--tables, --chunk and --threads must be at least 1")
     rules = Rules.preset(preset)
     connect_ray(ray)
     # play() with deep's settings, for either kind of tournament

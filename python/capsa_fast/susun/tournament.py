@@ -86,6 +86,8 @@ def play(
     names = [strategy_of(level) for level in strategies]
     if chunk < 1:
         raise ValueError(f"chunk must be >= 1, got {chunk}")
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
     rules_arg: Any = rules if ray is None else rules.to_dict()
     per_task = 1 if ray is not None else threads
     chunks = [
