@@ -131,6 +131,11 @@ def test_overrides_by_keyword_and_from_dict() -> None:
     assert list(rules.straights) == ["34567", "TJQKA", "JQKA2"]
     rules = banting.Rules.preset("capsa-banting", straights="no-two")
     assert list(rules.straights) == PLAIN
+    # RULES.md 3.2 lists rank-sets: the ranks of a run in any order name it.
+    rules = banting.Rules.preset("capsa-banting", straights=["76543", "2345a", "k3a24", "10JQKA"])
+    assert list(rules.straights) == ["34567", "A2345", "KA234", "TJQKA"]
+    with pytest.raises(ValueError, match="twice"):
+        banting.Rules.preset("capsa-banting", straights=["23456", "65432"])
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ RANKS = "23456789TJQKA"
 
 # The 13 five-rank runs, named as they read upward from their lowest card, by start rank.
 RUNS: tuple[str, ...] = tuple("".join(RANKS[(s + i) % 13] for i in range(5)) for s in range(13))
+_RUN_OF_SET: dict[frozenset[str], str] = {frozenset(run): run for run in RUNS}
 
 _TWO_TO_ACE = ["34567", "45678", "56789", "6789T", "789TJ", "89TJQ", "9TJQK", "TJQKA"]
 # The kinds a combo can be (Combo.kind), weakest to strongest among five-card hands (sizes
@@ -99,11 +100,13 @@ def _normalise_run(text: Any) -> str:
         raise ValueError(
             f"straights: each straight is a string of 5 ranks like '34567', got {text!r}"
         )
-    run = text.upper().replace("10", "T")
-    if run not in RUNS:
+    # A rank-set (RULES.md 3.2): its ranks in any order, '65432' being the run 23456.
+    ranks = text.upper().replace("10", "T")
+    run = _RUN_OF_SET.get(frozenset(ranks)) if len(ranks) == 5 else None
+    if run is None:
         raise ValueError(
-            f"straights: {text!r} is not five consecutive ranks read upward "
-            f"(one of {', '.join(RUNS)})"
+            f"straights: {text!r} is not five consecutive ranks "
+            f"(one of {', '.join(RUNS)}, in any order)"
         )
     return run
 
