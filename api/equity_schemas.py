@@ -62,8 +62,8 @@ class EquityRequest(RequestModel):
         default=None,
         ge=1e-4,
         le=0.5,
-        description="Monte Carlo stops once every equity's standard error is at most this "
-        "(default 0.0005), unless a limit comes first.",
+        description="Monte Carlo stops once the standard error of every equity, win and tie "
+        "share is at most this (default 0.0005), unless a limit comes first.",
         json_schema_extra=drop_default,
     )
 

@@ -150,6 +150,18 @@ def test_monte_carlo_within_its_interval(players: list[str], board: str) -> None
         assert abs(mc.equity[p] - exact.equity[p]) <= 4 * mc.stderr_each[p]
 
 
+@pytest.mark.parametrize("seed", [0, 1, 4])
+def test_monte_carlo_stops_when_win_and_tie_are_as_sure_as_equity(seed: int) -> None:
+    """Two random hands have equity 0.5 on every board (its error is 0 at once), but win
+    and tie vary: the run goes on until their errors reach the target too."""
+    board = "Kc 7d 2h 5s"
+    exact = cf.poker.equity(["random", "random"], board, exact=True)
+    mc = cf.poker.equity(["random", "random"], board, exact=False, seed=seed)
+    assert mc.samples >= 1024
+    for got, want in ((mc.win[0], exact.win[0]), (mc.tie[0], exact.tie[0])):
+        assert abs(got - want) <= 4 * 5e-4
+
+
 def test_same_seed_same_answer_on_any_threads() -> None:
     players = ["QQ+,AKs,A5s-A2s", "JJ-99,KQo:0.3,AhKh", "random"]
     one = cf.poker.equity(players, samples=30_000, seed=99, threads=1)
@@ -294,8 +306,11 @@ def test_parsed_combos_are_what_the_oracle_deals() -> None:
         ({"players": ["AhKh", 5]}, "player 1"),
         ({"players": ["AhKh", "QQ"], "board": "2c 3d"}, "0, 3, 4 or 5"),
         ({"players": ["AhKh", "QQ"], "board": "2c 3d 4h", "dead": "2c"}, "2c"),
-        ({"players": ["AhKh", "QQ"], "board": "Ah 3d 4h"}, "player 0"),
-        ({"players": ["AhKh", "AhQh"]}, "never be dealt"),
+        ({"players": ["AhKh", "QQ"], "board": "Ah 3d 4h"}, "player 0: Ah is also on the board"),
+        ({"players": ["AhKh", "QQ"], "dead": "Kh"}, "player 0: Kh is also among the dead"),
+        ({"players": ["AhKh", "AhQh"]}, "player 1: Ah is also in player 0's hand"),
+        ({"players": [["Qs", "Kh"], "random", "KhAs"]}, "player 2: Kh is also in player 0's"),
+        ({"players": ["AhKh", "AhQh,AhJh"]}, "never be dealt"),
         ({"players": ["AhKh", "QQ"], "samples": 0}, "samples"),
         ({"players": ["AhKh", "QQ"], "samples": 1}, "at least 2"),
         ({"players": ["AhKh", "QQ"], "samples": 10, "exact": True}, "exact=True"),

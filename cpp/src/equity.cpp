@@ -786,6 +786,8 @@ double ratio_stderr(double sx, double sxx, double sxz, double sz, double szz, st
   return std::sqrt(resid * static_cast<double>(n) / static_cast<double>(n - 1)) / sz;
 }
 
+constexpr std::uint64_t kMinStopDraws = 1024;
+
 // Runs blocks of `block_draws` draws (block b seeded by (seed, b)) in rounds until done()
 // says so or the draw target or the time limit is reached. run_block(b, draws, sums).
 template <class RunBlock, class Done>
@@ -816,7 +818,9 @@ Sums run_monte_carlo(const Options& opt, std::uint64_t block_draws, RunBlock&& r
     for (const Sums& s : parts) total.add(s);
     next_block += blocks;
     if (round_blocks < max_round_blocks) round_blocks = std::min(max_round_blocks, round_blocks * 2);
-    if (!opt.samples && done(total)) break;
+    // An error estimated from a few dozen draws can be 0 by chance: at least
+    // kMinStopDraws before the target error may stop a run.
+    if (!opt.samples && total.draws >= kMinStopDraws && done(total)) break;
     if (opt.time_limit > 0 &&
         std::chrono::duration<double>(Clock::now() - start).count() >= opt.time_limit) {
       break;
@@ -840,8 +844,37 @@ std::uint64_t draw_board(Rng& rng, const std::vector<int>& deck, int need, const
   return mask;
 }
 
-// Layout of the heads-up Sums: win, tie, x, xx, xz, z, zz (x = win + tie / 2, player 0).
-enum { kWin = 0, kTie, kX, kXX, kXZ, kZ, kZZ, kStats };
+// Layout of the heads-up Sums: win, tie, x, xx, xz, z, zz (x = win + tie / 2, player 0),
+// then the squares and products with z of win and tie, for their own standard errors.
+enum { kWin = 0, kTie, kX, kXX, kXZ, kZ, kZZ, kWW, kWZ, kTT, kTZ, kStats };
+
+// Adds one draw's (win, tie, weight) to a heads-up layout.
+void add_draw(double* v, double w, double t, double z) {
+  const double x = w + t / 2;
+  v[kWin] += w;
+  v[kTie] += t;
+  v[kX] += x;
+  v[kXX] += x * x;
+  v[kXZ] += x * z;
+  v[kZ] += z;
+  v[kZZ] += z * z;
+  v[kWW] += w * w;
+  v[kWZ] += w * z;
+  v[kTT] += t * t;
+  v[kTZ] += t * z;
+}
+
+// The standard error of the equity share alone (what a result reports).
+double equity_stderr(const double* v, std::uint64_t n) {
+  return ratio_stderr(v[kX], v[kXX], v[kXZ], v[kZ], v[kZZ], n);
+}
+
+// The largest standard error of the equity, win and tie shares: a run stops on this, since
+// the equity's can be small (even 0: two random hands) while win and tie are still rough.
+double worst_share_stderr(const double* v, std::uint64_t n) {
+  return std::max({equity_stderr(v, n), ratio_stderr(v[kWin], v[kWW], v[kWZ], v[kZ], v[kZZ], n),
+                   ratio_stderr(v[kTie], v[kTT], v[kTZ], v[kZ], v[kZZ], n)});
+}
 
 void fill_heads_up(const Sums& s, Result& r) {
   const double* v = s.v.data();
@@ -868,27 +901,17 @@ Result heads_up_monte_carlo(const Problem& pr, const Options& opt, Clock::time_p
       Hand board;
       const std::uint64_t mask = draw_board(rng, deck, pr.need, base, pr.board_mask, board);
       const BoardOut o = settler.settle(board, mask, nullptr);
-      const double x = o.win + o.tie / 2;
-      v[kWin] += o.win;
-      v[kTie] += o.tie;
-      v[kX] += x;
-      v[kXX] += x * x;
-      v[kXZ] += x * o.z;
-      v[kZ] += o.z;
-      v[kZZ] += o.z * o.z;
+      add_draw(v, o.win, o.tie, o.z);
       out.showdowns += o.pairs;
     }
     out.draws += draws;
   };
-  const auto stderr_of = [](const Sums& s) {
-    const double* v = s.v.data();
-    return ratio_stderr(v[kX], v[kXX], v[kXZ], v[kZ], v[kZZ], s.draws);
-  };
-  const Sums s = run_monte_carlo(opt, block_draws, run_block,
-                                 [&](const Sums& t) { return stderr_of(t) <= opt.target_stderr; }, start);
+  const Sums s = run_monte_carlo(
+      opt, block_draws, run_block,
+      [&](const Sums& t) { return worst_share_stderr(t.v.data(), t.draws) <= opt.target_stderr; }, start);
   Result r;
   fill_heads_up(s, r);
-  const double se = stderr_of(s);
+  const double se = equity_stderr(s.v.data(), s.draws);
   r.stderr_each = {se, se};
   r.stderr_max = se;
   r.showdowns = s.showdowns;
@@ -1002,9 +1025,17 @@ Result multiway_monte_carlo(const Problem& pr, const Options& opt, Clock::time_p
     const double var = std::max(0.0, t.v[static_cast<std::size_t>(4 * p + 3)] / nd - mean * mean) * nd / (nd - 1);
     return std::sqrt(var / nd);
   };
+  // Win and tie are 0/1 a deal: their variance is p (1 - p).
+  const auto indicator_stderr = [](double hits, double nd) {
+    const double p = hits / nd;
+    return std::sqrt(p * (1 - p) / (nd - 1));
+  };
   const auto done = [&](const Sums& t) {
+    const double nd = static_cast<double>(t.draws);
     for (int p = 0; p < n; ++p) {
       if (stderr_of(t, p) > opt.target_stderr) return false;
+      if (indicator_stderr(t.v[static_cast<std::size_t>(4 * p)], nd) > opt.target_stderr) return false;
+      if (indicator_stderr(t.v[static_cast<std::size_t>(4 * p + 1)], nd) > opt.target_stderr) return false;
     }
     return true;
   };
@@ -1251,15 +1282,7 @@ TableResult equity_table(const Range& villain, const std::vector<int>& board,
         for (std::size_t i = 0; i < na; ++i) {
           const double w = sc[3 * i], t = sc[3 * i + 1], zz = sc[3 * i + 2];
           if (zz <= 0) continue;
-          double* v = &s.v[kStats * i];
-          const double x = w + t / 2;
-          v[kWin] += w;
-          v[kTie] += t;
-          v[kX] += x;
-          v[kXX] += x * x;
-          v[kXZ] += x * zz;
-          v[kZ] += zz;
-          v[kZZ] += zz * zz;
+          add_draw(&s.v[kStats * i], w, t, zz);
         }
         s.showdowns += o.pairs;
       }
@@ -1270,12 +1293,12 @@ TableResult equity_table(const Range& villain, const std::vector<int>& board,
       for (std::size_t i = 0; i < na; ++i) {
         const double* v = &s.v[kStats * i];
         if (v[kZ] <= 0) continue;
-        m = std::max(m, ratio_stderr(v[kX], v[kXX], v[kXZ], v[kZ], v[kZZ], s.draws));
+        m = std::max(m, worst_share_stderr(v, s.draws));
       }
       return m;
     };
     const std::uint64_t block_draws = std::clamp<std::uint64_t>(40000 / (na + b.size() + 8), 8, 1024);
-    // Each block's sums hold seven numbers per combo: rounds of at most 64 blocks.
+    // Each block's sums hold kStats numbers per combo: rounds of at most 64 blocks.
     const Sums s = run_monte_carlo(opt, block_draws, run_block,
                                    [&](const Sums& t) { return worst(t) <= opt.target_stderr; }, start, 64);
     for (std::size_t i = 0; i < na; ++i) {
@@ -1284,7 +1307,7 @@ TableResult equity_table(const Range& villain, const std::vector<int>& board,
       win[c] = v[kWin];
       tie[c] = v[kTie];
       z[c] = v[kZ];
-      if (v[kZ] > 0) out.stderr_each[c] = ratio_stderr(v[kX], v[kXX], v[kXZ], v[kZ], v[kZZ], s.draws);
+      if (v[kZ] > 0) out.stderr_each[c] = equity_stderr(v, s.draws);
     }
     out.showdowns = s.showdowns;
     out.samples = s.draws;

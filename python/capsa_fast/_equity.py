@@ -121,6 +121,36 @@ def _player(value: Any, index: int) -> str | list[int]:
     )
 
 
+def _hand_of(player: str | list[int]) -> list[int] | None:
+    """The two cards of a player who holds one known hand ("AhKh", ids), else None."""
+    if isinstance(player, list):
+        return player if len(player) == 2 else None
+    try:
+        combos = _core.parse_range(player)[0]
+    except ValueError:
+        return None  # the engine names the bad token
+    return list(_core.parse_cards(COMBO_NAMES[combos[0]])) if len(combos) == 1 else None
+
+
+def _check_known_cards(players: list[str | list[int]], board: list[int], dead: list[int]) -> None:
+    """A card held by two known hands, or by a known hand and the board or the dead cards,
+    is an error naming the card (RULES.md 1), before the engine finds no deal at all."""
+    seen: dict[int, str] = {}
+    for card in board:
+        seen.setdefault(card, "on the board")
+    for card in dead:
+        if card in seen:
+            raise ValueError(f"dead: {_core.format_cards([card])[0]} is also on the board")
+        seen[card] = "among the dead cards"
+    for index, player in enumerate(players):
+        hand = _hand_of(player)
+        for card in hand or ():
+            if card in seen:
+                name = _core.format_cards([card])[0]
+                raise ValueError(f"player {index}: {name} is also {seen[card]}")
+            seen[card] = f"in player {index}'s hand"
+
+
 def _cards(value: Any, name: str) -> list[int]:
     if value is None:
         return []
@@ -212,8 +242,10 @@ def equity(
     the board, the dead cards or each other are skipped (deals are weighted by the product
     of the combos' weights). Exact enumeration when the estimated work is at most
     ``max_exact_work`` hand evaluations (about a nanosecond each), else Monte Carlo until
-    every equity's standard error is at most ``target_stderr``. ``samples=N`` asks for
-    Monte Carlo with N draws; ``exact=True`` always enumerates, ``exact=False`` never.
+    the standard errors of every player's equity, win and tie shares are at most
+    ``target_stderr`` (after at least 1,024 draws; ``stderr`` is the equity's).
+    ``samples=N`` asks for Monte Carlo with N draws; ``exact=True`` always enumerates,
+    ``exact=False`` never.
     ``time_limit`` (seconds) bounds Monte Carlo and keeps longer enumerations out.
     ``threads``: None uses every core this process may use; the GIL is released.
     ``seed``: the same seed gives the same answer on any number of threads.
@@ -225,9 +257,11 @@ def equity(
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise ValueError(f"equity needs 2 to {MAX_PLAYERS} players, got {len(players)}")
     converted = [_player(p, i) for i, p in enumerate(players)]
+    board_cards, dead_cards = _cards(board, "board"), _cards(dead, "dead")
+    _check_known_cards(converted, board_cards, dead_cards)
     args = _common(samples, threads, seed, exact, target_stderr, max_exact_work, time_limit)
     out: dict[str, Any] = _core.equity(
-        converted, _cards(board, "board"), _cards(dead, "dead"), *args, _limit(exact_limit)
+        converted, board_cards, dead_cards, *args, _limit(exact_limit)
     )
     return Equity(
         equity=list(out["equity"]),

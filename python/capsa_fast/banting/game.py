@@ -52,6 +52,7 @@ def check_budget(iterations: int, time_ms: float, threads: int) -> None:
     if isinstance(threads, bool) or not 1 <= threads <= 64:
         raise ValueError(f"threads must be 1..64, got {threads!r}")
 
+
 GAME_CODES: tuple[str, ...] = ("ROUND_OVER", "NOT_YOUR_TURN")
 """Refusals a round adds in front of the rules engine's codes (checked in this order)."""
 

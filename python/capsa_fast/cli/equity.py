@@ -32,7 +32,7 @@ from ._common import console, emit_json, json_option
     type=click.FloatRange(min=0, min_open=True),
     default=5e-4,
     show_default=True,
-    help="Monte Carlo stops once every equity's standard error is at most this.",
+    help="Monte Carlo stops once every equity, win and tie share's standard error is at most this.",
 )
 @click.option(
     "--time-limit",
