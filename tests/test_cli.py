@@ -233,7 +233,7 @@ def test_gen_ev_model_writes_where_out_says(tmp_path: Path) -> None:
             "--players",
             "2,3",
             "--iterations",
-            "2",
+            "3",
             "--threads",
             "1",
         ],
@@ -244,9 +244,33 @@ def test_gen_ev_model_writes_where_out_says(tmp_path: Path) -> None:
     for preset in ("two-four", "classic"):
         for players in (2, 3):
             with np.load(tmp_path / "model" / f"ev_{preset}_{players}p.npz") as data:
-                assert int(data["tables"]) == 600 // players and int(data["iteration"]) == 1
+                assert int(data["tables"]) == 600 // players and int(data["iteration"]) == 2
                 assert int(data["players"]) == players and str(data["preset"]) == preset
+                # The model is the sum of the two ev passes (ev never fouls): every
+                # position counts each hand twice.
+                hands = 600 // players * players
+                assert bool(data["averaged"])
+                assert data["counts"].sum(axis=1).tolist() == [2 * hands] * 3
     assert {path: path.stat().st_mtime_ns for path in ev.DATA_DIR.glob("*.npz")} == shipped
+
+
+def test_gen_ev_model_no_average_keeps_the_last_pass(tmp_path: Path) -> None:
+    from capsa_fast.susun import gen_ev_model
+
+    out = tmp_path / "model"
+    args = ["--out", str(out), "--hands", "400", "--presets", "two-four", "--players", "2"]
+    gen_ev_model.main([*args, "--iterations", "3", "--threads", "1", "--no-average"])
+    with np.load(out / "ev_two-four_2p.npz") as data:
+        assert not bool(data["averaged"]) and int(data["iteration"]) == 2
+        last = data["counts"].astype(np.int64)
+    assert last.sum(axis=1).tolist() == [400] * 3
+    # The same passes averaged: the third pass arranged against the second's model in
+    # both runs, so the sum holds the last pass's counts plus the second's.
+    gen_ev_model.main([*args, "--iterations", "3", "--threads", "1"])
+    with np.load(out / "ev_two-four_2p.npz") as data:
+        total = data["counts"].astype(np.int64)
+    assert total.sum(axis=1).tolist() == [800] * 3
+    assert (total >= last).all() and (total != last).any()
 
 
 def test_sim_duplicate_prints_levels_with_intervals(tmp_path: Path) -> None:

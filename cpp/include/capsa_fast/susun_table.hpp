@@ -56,7 +56,9 @@ PlayerRows rows_of(const int* cards13, const BotChoice& choice, const Rules& rul
 // The deep strategy (susun_deep.cpp): ev's best `candidates` arrangements (and the
 // special the hand holds, if the rules count one) are scored exactly, with the table's
 // scoring, against opponents' hands sampled from the cards the seat does not hold and
-// arranged by ev; the best total wins. Each sample deals every opponent of the table, so
+// arranged by ev; the best value wins, a candidate's value being its mean points per
+// opponent over the samples, shrunk halfway towards ev's estimate (kPriorWeight in
+// susun_deep.cpp). Each sample deals every opponent of the table, so
 // sweeps and supers count as they would. `hands` is how many opponent hands it samples
 // and arranges per decision (samples = hands / opponents); with time_ms > 0 it samples
 // until that time has passed instead (not reproducible). The samples are drawn from a

@@ -2,11 +2,13 @@
 
 The shipped data (``data/ev_<preset>_<n>p.npz``: one model per model preset and table
 size n = 2..4) holds, for each row position, how often each row key appeared in simulated
-n-player deals where every player arranged with a baseline strategy (see
+n-player deals where every player arranged with ev itself, averaged over passes (see
 :mod:`capsa_fast.susun.gen_ev_model`, which regenerates it). A rule set takes the model of
 its own preset when there is one, else that of ``capsa-susun`` (suit tiebreak) or
-``classic`` (without). ``data/ev_tiebreak.npz`` and ``data/ev_plain.npz`` are the first
-version's models (4-player tables), kept for the strategy ``ev-v1``.
+``classic`` (without). Earlier models are kept, never regenerated, for the earlier
+versions of the strategy (:data:`VERSIONS`): ``data/ev_tiebreak.npz`` and
+``data/ev_plain.npz`` (4-player tables) for ``ev-v1``, ``data/v3/`` (one pass of ev
+against a model of ``percentile`` play, per table size) for ``ev-v2`` and ``ev-v3``.
 From those counts and a rule set this module builds, per position and row key:
 
 - ``win``: P(our row beats a realistic opponent's row in that position);
@@ -35,6 +37,8 @@ from ..poker import CATEGORIES, MAX_STRENGTH
 from .rules import POSITIONS, Rules
 
 DATA_DIR = Path(__file__).with_name("data")
+PREVIOUS_DIR = DATA_DIR / "v3"
+"""The models per table size of 2026-12-01 to 2026-12-04 (``ev-v2``, ``ev-v3``)."""
 NUM_KEYS: int = _core.SUSUN_NUM_ROW_KEYS
 
 
@@ -118,10 +122,11 @@ def row_values(rules: Rules) -> np.ndarray:
     return values
 
 
-@lru_cache(maxsize=16)
-def load_model_counts(preset: str, players: int) -> np.ndarray:
-    """Row-key counts of the model for ``preset`` at ``players``, shape [3, NUM_KEYS]."""
-    path = model_path(preset, players)
+@lru_cache(maxsize=32)
+def load_model_counts(preset: str, players: int, previous: bool = False) -> np.ndarray:
+    """Row-key counts of the model for ``preset`` at ``players``, shape [3, NUM_KEYS]
+    (``previous``: the model of ``ev-v2`` and ``ev-v3``)."""
+    path = PREVIOUS_DIR / model_name(preset, players) if previous else model_path(preset, players)
     with np.load(path) as data:
         counts = np.asarray(data["counts"], dtype=np.float64)
     if counts.shape != (3, NUM_KEYS):
@@ -130,16 +135,21 @@ def load_model_counts(preset: str, players: int) -> np.ndarray:
 
 
 def curves(
-    rules: Rules, players: int = 4, legacy: bool = False, counts: np.ndarray | None = None
+    rules: Rules,
+    players: int = 4,
+    legacy: bool = False,
+    counts: np.ndarray | None = None,
+    previous: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(win, tie, loss), each [3, NUM_KEYS] float32, for ``rules`` at ``players`` (from
-    ``counts`` when given, else the model's shipped counts)."""
+    ``counts`` when given, else the model's shipped counts; ``legacy``: ev-v1's,
+    ``previous``: ev-v2's and ev-v3's)."""
     if counts is not None:
         counts = np.asarray(counts, dtype=np.float64)
     elif legacy:
         counts = load_counts(rules.suit_tiebreak)
     else:
-        counts = load_model_counts(model_preset(rules), players)
+        counts = load_model_counts(model_preset(rules), players, previous)
     totals = counts.sum(axis=1, keepdims=True)
     below = np.cumsum(counts, axis=1) - counts
     win = below / totals
@@ -156,19 +166,45 @@ def curves(
 
 _MODELS: dict[str, Any] = {}
 
+VERSIONS: dict[str, dict[str, bool]] = {
+    "ev-v1": {"legacy": True},
+    "ev-v2": {"previous": True},
+    "ev-v3": {"previous": True, "card_removal": True},
+    "ev-cr": {"card_removal": True},
+}
+"""Strategies that arrange as ``ev`` does with another model (:func:`ev_model`'s
+arguments): ``ev-v1``, the first model (4-player tables); ``ev-v2``, models per table size
+from one pass of ev against ``percentile`` play; ``ev-v3``, those with card removal (the
+ev of 2026-12-01 to 2026-12-04); ``ev-cr``, today's models with card removal."""
+
+
+def strategy_model(strategy: str, rules: Rules, players: int) -> Any:
+    """The model ``strategy`` arranges with at a table of ``players`` (None: no model)."""
+    if strategy in ("ev", "deep"):
+        return ev_model(rules, players)
+    if strategy in VERSIONS:
+        return ev_model(rules, players, **VERSIONS[strategy])
+    return None
+
 
 def ev_model(
-    rules: Rules, players: int = 4, legacy: bool = False, card_removal: bool = True
+    rules: Rules,
+    players: int = 4,
+    legacy: bool = False,
+    card_removal: bool = False,
+    previous: bool = False,
 ) -> Any:
     """The C++ model for ``rules`` at a table of ``players`` (cached per rule set).
     ``legacy``: the model as it was before models per table size (``ev-v1``, which never
-    has card removal). ``card_removal``: each hand re-weighs the opponents' row keys by
-    the cards it holds (off: ``ev-v2``, the ev strategy before card removal)."""
+    has card removal); ``previous``: the models per table size of ``ev-v2`` and ``ev-v3``.
+    ``card_removal``: each hand re-weighs the opponents' row keys by the cards it holds
+    (``ev-v3``, ``ev-cr``). Off by default since the models settled (2026-12-05): against
+    players arranging as the model says it lost at every preset and table size measured."""
     card_removal = card_removal and not legacy
-    key = f"{players}:{legacy}:{card_removal}:{rules.fingerprint}"
+    key = f"{players}:{legacy}:{previous}:{card_removal}:{rules.fingerprint}"
     model = _MODELS.get(key)
     if model is None:
-        win, tie, loss = curves(rules, players, legacy)
+        win, tie, loss = curves(rules, players, legacy, previous=previous)
         model = _core.SusunEvModel(
             win.tolist(), tie.tolist(), loss.tolist(), players - 1, rules.core, card_removal
         )

@@ -2,11 +2,16 @@
 
 For each model preset (``capsa-susun`` for rows ordered with the suit tiebreak,
 ``classic`` and ``two-four`` without it) and each table size n = 2, 3, 4: deals random
-n-player tables from a seed, arranges every hand with a baseline strategy (``percentile``,
-then ``ev`` with the model of the previous pass at that table size), and counts the row
-keys that appear in each position:
+n-player tables from a seed, arranges every hand with a baseline strategy (``percentile``
+in the first pass, then ``ev`` with the model the previous pass left at that table size),
+and counts the row keys that appear in each position:
 
-    python -m capsa_fast.susun.gen_ev_model --out DIR --hands 100000 --iterations 2
+    python -m capsa_fast.susun.gen_ev_model --out DIR --hands 100000 --iterations 6
+
+The model a pass leaves is the sum of the counts of every ``ev`` pass so far (fictitious
+play: each pass answers the average of the earlier ones). A model of the last pass alone
+(``--no-average``) is a best response to the one before it, and a run of such passes
+swings between two styles, each exploitable by the other; the average settles.
 
 It writes ``DIR/ev_<preset>_<n>p.npz``, never into the installed package; to replace the
 shipped models of a checkout, give ``--out python/capsa_fast/susun/data`` (the shipped
@@ -85,8 +90,8 @@ def _count_chunk(chunk: tuple[Any, ...]) -> np.ndarray:
     rules = rules_arg if isinstance(rules_arg, Rules) else Rules.from_dict(rules_arg)
     if strategy == "ev" and model is None:
         win, tie, loss = ev.curves(rules, players, counts=model_counts)
-        model = _core.SusunEvModel(  # with card removal, as ev.ev_model() gives it
-            win.tolist(), tie.tolist(), loss.tolist(), players - 1, rules.core, True
+        model = _core.SusunEvModel(  # as ev.ev_model() gives it: without card removal
+            win.tolist(), tie.tolist(), loss.tolist(), players - 1, rules.core, False
         )
     arranged, _ = _core.susun_arrange_batch(hands, rules.core, strategy, threads, model)
     keys, _, fouled, _ = _core.susun_row_keys_batch(arranged, rules.core)
@@ -98,7 +103,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True, help="folder for the models")
     parser.add_argument("--hands", type=int, default=100_000, help="hands per model")
-    parser.add_argument("--iterations", type=int, default=2)
+    parser.add_argument("--iterations", type=int, default=6, help="passes (the first: percentile)")
+    parser.add_argument(
+        "--average",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the model is the sum of every ev pass's counts (--no-average: the last pass's)",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--presets", default=",".join(ev.MODEL_PRESETS))
@@ -152,14 +163,19 @@ def generate(args: argparse.Namespace, presets: list[str], sizes: list[int]) -> 
             tables = args.hands // players
             hands = deal(tables, players, args.seed + players)
             strategy = "percentile"
+            total: np.ndarray | None = None  # the ev passes' counts, summed
             for it in range(args.iterations):
                 t0 = time.perf_counter()
                 counts = count_rows(
                     hands, rules, strategy, players, args.threads, ray=args.ray, chunk=args.chunk
-                )
+                ).astype(np.uint64)
+                if strategy == "ev" and args.average:
+                    total = counts if total is None else total + counts
+                    counts = total
                 np.savez_compressed(
                     args.out / ev.model_name(preset, players),
                     counts=counts.astype(np.uint32),
+                    averaged=bool(args.average),
                     tables=tables,
                     players=players,
                     seed=args.seed + players,

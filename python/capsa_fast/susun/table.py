@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import _core
 from .._codes import SUSUN_CODES, canonical_code, check_players
-from .ev import ev_model
+from .ev import VERSIONS, strategy_model
 from .rules import POSITIONS, Rules, resolve
 
 LEVELS: dict[str, str] = {
@@ -28,10 +28,9 @@ LEVELS: dict[str, str] = {
     "master": "deep",
 }
 """Bot levels and the arrangement strategy each plays; the strategy names work as levels too
-(and ``ev-v1``, the ev strategy with the model it had before models per table size, and
-``ev-v2``, the ev strategy before card removal: opponents' rows as if our cards were not
-known)."""
-EXTRA_STRATEGIES: tuple[str, ...] = ("ev-v1", "ev-v2")
+(and the earlier versions of ev and ev with card removal: see
+:data:`capsa_fast.susun.ev.VERSIONS`)."""
+EXTRA_STRATEGIES: tuple[str, ...] = tuple(VERSIONS)
 SPECIALS: tuple[str, ...] = ("dragon", "six_pairs", "three_flushes", "three_straights")
 TABLE_CODES: tuple[str, ...] = (
     "FOULED",
@@ -81,16 +80,10 @@ def bot_choice(
     """(top, middle, bottom, score, declared special or None) of a bot playing ``strategy``
     at a table of ``players``: ``deep`` samples opponents' hands (about 3 ms), the others
     arrange in tens of microseconds."""
+    model = strategy_model(strategy, rules, players)
     if strategy == "deep":
-        return _core.susun_deep_choice(hand, rules.core, players, ev_model(rules, players))
-    if strategy == "ev-v1":
-        return _core.susun_bot_choice(hand, rules.core, "ev", ev_model(rules, players, legacy=True))
-    if strategy == "ev-v2":
-        return _core.susun_bot_choice(
-            hand, rules.core, "ev", ev_model(rules, players, card_removal=False)
-        )
-    model = ev_model(rules, players) if strategy == "ev" else None
-    return _core.susun_bot_choice(hand, rules.core, strategy, model)
+        return _core.susun_deep_choice(hand, rules.core, players, model)
+    return _core.susun_bot_choice(hand, rules.core, "ev" if model is not None else strategy, model)
 
 
 class IllegalArrangement(ValueError):

@@ -47,16 +47,6 @@ def mean_ci(x: np.ndarray) -> tuple[float, float]:
     return float(np.mean(x)), 1.96 * float(np.std(x, ddof=1)) / math.sqrt(len(x))
 
 
-def _model(name: str, rules: Rules, players: int) -> _core.SusunEvModel | None:
-    if name in ("ev", "deep"):
-        return ev.ev_model(rules, players)
-    if name == "ev-v2":
-        return ev.ev_model(rules, players, card_removal=False)
-    if name == "ev-v1":
-        return ev.ev_model(rules, players, legacy=True)
-    return None
-
-
 def play(
     tables: int,
     players: int,
@@ -124,8 +114,8 @@ def _tables(chunk: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
         chunk
     )
     rules = rules_arg if isinstance(rules_arg, Rules) else Rules.from_dict(rules_arg)
-    models = [_model(name, rules, players) for name in names]
-    core_names = ["ev" if name in ("ev-v1", "ev-v2") else name for name in names]
+    models = [ev.strategy_model(name, rules, players) for name in names]
+    core_names = ["ev" if name in ev.VERSIONS else name for name in names]
     points, kinds = _core.susun_simulate_tables(
         rules.core,
         players,
