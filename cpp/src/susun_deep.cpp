@@ -142,9 +142,9 @@ BotChoice deep_choice(const int* cards13, const Rules& rules, int players, const
   // towards ev's own estimate (the declared special, which ev does not value, keeps its
   // sample mean). A hundred sampled hands pick among 96 close candidates with noise, and
   // the opponents are ev on one model: by the samples alone deep answered that model too
-  // sharply. With settled models (2026-12-05) the samples alone gained 0.013 a hand over
-  // ev heads-up and lost ground against other styles; halfway, it gains 0.021 over ev and
-  // 0.037 / 0.058 over the earlier ev / ev-v1 (0.000 / 0.021 before).
+  // sharply. With settled models (2026-12-05, six passes, card removal) the samples alone
+  // gained 0.013 a hand over ev heads-up and lost ground against other styles; halfway, it
+  // gained 0.021 over ev and 0.037 / 0.058 over the earlier ev / ev-v1 (0.000 / 0.021).
   std::vector<double> value(choices.size());
   for (std::size_t c = 0; c < choices.size(); ++c) {
     const double sampled = static_cast<double>(totals[c]) / (static_cast<double>(done) * opponents);

@@ -6,7 +6,7 @@ n-player tables from a seed, arranges every hand with a baseline strategy (``per
 in the first pass, then ``ev`` with the model the previous pass left at that table size),
 and counts the row keys that appear in each position:
 
-    python -m capsa_fast.susun.gen_ev_model --out DIR --hands 100000 --iterations 6
+    python -m capsa_fast.susun.gen_ev_model --out DIR --hands 100000 --iterations 24
 
 The model a pass leaves is the sum of the counts of every ``ev`` pass so far (fictitious
 play: each pass answers the average of the earlier ones). A model of the last pass alone
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True, help="folder for the models")
     parser.add_argument("--hands", type=int, default=100_000, help="hands per model")
-    parser.add_argument("--iterations", type=int, default=6, help="passes (the first: percentile)")
+    parser.add_argument("--iterations", type=int, default=24, help="passes (the first: percentile)")
     parser.add_argument(
         "--average",
         action=argparse.BooleanOptionalAction,
