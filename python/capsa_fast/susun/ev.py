@@ -178,6 +178,17 @@ from one pass of ev against ``percentile`` play; ``ev-v3``, those with card remo
 ev of 2026-12-01 to 2026-12-04); ``ev-cr``, today's models with card removal."""
 
 
+def model_from_counts(
+    rules: Rules, players: int, counts: np.ndarray, card_removal: bool = False
+) -> Any:
+    """The C++ model of row-key ``counts`` [3, NUM_KEYS] for ``rules`` at ``players``
+    (uncached: :func:`ev_model` caches the shipped ones)."""
+    win, tie, loss = curves(rules, players, counts=counts)
+    return _core.SusunEvModel(
+        win.tolist(), tie.tolist(), loss.tolist(), players - 1, rules.core, card_removal
+    )
+
+
 def strategy_model(strategy: str, rules: Rules, players: int) -> Any:
     """The model ``strategy`` arranges with at a table of ``players`` (None: no model)."""
     if strategy in ("ev", "deep"):
@@ -204,9 +215,9 @@ def ev_model(
     key = f"{players}:{legacy}:{previous}:{card_removal}:{rules.fingerprint}"
     model = _MODELS.get(key)
     if model is None:
-        win, tie, loss = curves(rules, players, legacy, previous=previous)
-        model = _core.SusunEvModel(
-            win.tolist(), tie.tolist(), loss.tolist(), players - 1, rules.core, card_removal
-        )
+        counts = load_counts(rules.suit_tiebreak) if legacy else None
+        if counts is None:
+            counts = load_model_counts(model_preset(rules), players, previous)
+        model = model_from_counts(rules, players, counts, card_removal)
         _MODELS[key] = model
     return model

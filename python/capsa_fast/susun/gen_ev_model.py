@@ -89,10 +89,7 @@ def _count_chunk(chunk: tuple[Any, ...]) -> np.ndarray:
     hands, rules_arg, strategy, players, threads, model_counts, model = chunk
     rules = rules_arg if isinstance(rules_arg, Rules) else Rules.from_dict(rules_arg)
     if strategy == "ev" and model is None:
-        win, tie, loss = ev.curves(rules, players, counts=model_counts)
-        model = _core.SusunEvModel(  # as ev.ev_model() gives it: without card removal
-            win.tolist(), tie.tolist(), loss.tolist(), players - 1, rules.core, False
-        )
+        model = ev.model_from_counts(rules, players, model_counts)  # as ev.ev_model() does
     arranged, _ = _core.susun_arrange_batch(hands, rules.core, strategy, threads, model)
     keys, _, fouled, _ = _core.susun_row_keys_batch(arranged, rules.core)
     keys = np.asarray(keys)[~np.asarray(fouled)]

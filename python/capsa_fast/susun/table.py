@@ -78,7 +78,7 @@ def bot_choice(
     hand: Sequence[int], rules: Rules, players: int, strategy: str
 ) -> tuple[list[int], list[int], list[int], float, str | None]:
     """(top, middle, bottom, score, declared special or None) of a bot playing ``strategy``
-    at a table of ``players``: ``deep`` samples opponents' hands (about 3 ms), the others
+    at a table of ``players``: ``deep`` samples opponents' hands (about 4 ms), the others
     arrange in tens of microseconds."""
     model = strategy_model(strategy, rules, players)
     if strategy == "deep":
