@@ -1,9 +1,11 @@
 """Capsa Susun ``deep`` (level ``master``): milliseconds a decision, by preset and table size.
 
-Each hand of ``--tables`` random tables (seed 99) gets one ``deep`` decision at the default
-budget (100 sampled opponent hands, 96 candidates), on one thread; the figure is the median
-of ``--repeats`` passes over the hands. ``ev-cr`` times the same decisions with the
-card-removal model (the default until 2026-12-05), alternating with today's model.
+Each hand of ``--tables`` random tables (seed 99) gets one ``deep`` decision on one thread;
+the figure is the median of ``--repeats`` passes over the hands. ``bank`` is the default
+(the hands of a 262,144-hand bank arranged by ev that fit the seat's cards), ``sampled``
+the budget before it (``bank=0``: 100 opponent hands dealt and arranged per decision),
+``ev-cr bank`` the default against the card-removal model. ``build s`` is the one-off cost
+of the first decision for a model and rule set: arranging the bank (on up to four threads).
 
 Run: ``.venv/bin/python bench/bench_susun_deep.py [--tables N] [--repeats N]``.
 """
@@ -19,11 +21,11 @@ from capsa_fast import _core, susun
 
 
 def ms_per_decision(
-    rules: susun.Rules, players: int, model: object, hands: list[list[int]]
+    rules: susun.Rules, players: int, model: object, hands: list[list[int]], bank: int
 ) -> float:
     t0 = time.perf_counter()
     for hand in hands:
-        _core.susun_deep_choice(hand, rules.core, players, model)
+        _core.susun_deep_choice(hand, rules.core, players, model, bank=bank)
     return (time.perf_counter() - t0) * 1e3 / len(hands)
 
 
@@ -32,17 +34,31 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    print(f"{'preset':12s} {'players':>7s} {'ev ms':>8s} {'ev-cr ms':>9s}")
-    for preset, players in (("capsa-susun", 4), ("capsa-susun", 2), ("two-four", 2)):
+    bank = _core.SUSUN_DEEP_BANK
+    print(
+        f"{'preset':12s} {'players':>7s} {'bank ms':>8s} {'sampled ms':>11s} "
+        f"{'ev-cr bank ms':>14s} {'build s':>8s}"
+    )
+    for preset, players in (("capsa-susun", 4), ("capsa-susun", 3), ("two-four", 2)):
         rules = susun.Rules.preset(preset)
         hands = [[int(c) for c in h] for h in random_hands(args.tables * players, 99)]
-        times: dict[str, list[float]] = {"ev": [], "ev-cr": []}
+        ev_model = susun.ev.strategy_model("ev", rules, players)
+        cr_model = susun.ev.strategy_model("ev-cr", rules, players)
+        t0 = time.perf_counter()
+        _core.susun_deep_choice(hands[0], rules.core, players, ev_model, bank=bank)
+        build = time.perf_counter() - t0
+        _core.susun_deep_choice(hands[0], rules.core, players, cr_model, bank=bank)
+        runs = {"bank": (ev_model, bank), "sampled": (ev_model, 0), "ev-cr": (cr_model, bank)}
+        times: dict[str, list[float]] = {name: [] for name in runs}
         for _ in range(args.repeats):
-            for name in times:
-                model = susun.ev.strategy_model(name, rules, players)
-                times[name].append(ms_per_decision(rules, players, model, hands))
-        ev_ms, cr_ms = (statistics.median(times[name]) for name in ("ev", "ev-cr"))
-        print(f"{preset:12s} {players:7d} {ev_ms:8.2f} {cr_ms:9.2f}", flush=True)
+            for name, (model, size) in runs.items():
+                times[name].append(ms_per_decision(rules, players, model, hands, size))
+        ms = {name: statistics.median(t) for name, t in times.items()}
+        print(
+            f"{preset:12s} {players:7d} {ms['bank']:8.2f} {ms['sampled']:11.2f} "
+            f"{ms['ev-cr']:14.2f} {build:8.2f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -305,6 +305,11 @@ def test_tournament_duplicate_deep_against_ev() -> None:
     for candidates in ("0", "129"):
         bad = CliRunner().invoke(main, [*args, "two-four", "--deep-candidates", candidates])
         assert bad.exit_code == 2 and "--deep-candidates" in bad.output
+    out = run(*args, "two-four", "--strategies", "deep,ev", "--deep-bank", "20000")
+    assert "deep - ev:" in out
+    for bank in ("5", "2000000"):
+        bad = CliRunner().invoke(main, [*args, "two-four", "--deep-bank", bank])
+        assert bad.exit_code == 2 and "--deep-bank must be 0 or 20,000-1,000,000" in bad.output
     bad = CliRunner().invoke(
         main, ["tournament", "--duplicate", "--strategies", "deep,ev,naive", "--players", "4"]
     )

@@ -178,36 +178,84 @@ def test_susun_duplicate_tables_are_zero_sum_and_cancel_between_equals():
 
 
 def test_deep_settings_reach_every_kind_of_tournament():
-    """deep_hands and deep_candidates change deep's play with and without --duplicate; one
-    candidate is ev's own arrangement, so deep then scores exactly as ev does wherever
-    nobody holds a special (and deep holds none to weigh declaring)."""
+    """deep_bank, deep_hands (when sampling, deep_bank=0) and deep_candidates change deep's
+    play with and without --duplicate; one candidate is ev's own arrangement, so deep then
+    scores exactly as ev does wherever nobody holds a special (and deep holds none to weigh
+    declaring)."""
     rules = susun.Rules.preset("two-four")
+
+    def deep_ev(rotated: bool, **settings: int) -> np.ndarray:
+        points, _ = tournament.play(
+            60, 2, ["deep", "ev"], rules, seed=9, threads=1, duplicate=rotated, **settings
+        )
+        return np.asarray(points)
+
     for rotated in (True, False):
-        default, _ = tournament.play(
-            60, 2, ["deep", "ev"], rules, seed=9, threads=1, duplicate=rotated, deep_hands=16
-        )
-        one, _ = tournament.play(
-            60,
-            2,
-            ["deep", "ev"],
-            rules,
-            seed=9,
-            threads=1,
-            duplicate=rotated,
-            deep_hands=16,
-            deep_candidates=1,
-        )
-        fewer, _ = tournament.play(
-            60, 2, ["deep", "ev"], rules, seed=9, threads=1, duplicate=rotated, deep_hands=2
-        )
+        default = deep_ev(rotated)
+        one = deep_ev(rotated, deep_candidates=1)
+        sampled = deep_ev(rotated, deep_bank=0, deep_hands=16)
+        fewer = deep_ev(rotated, deep_bank=0, deep_hands=2)
         assert not np.array_equal(default, one)
-        assert not np.array_equal(default, fewer)
+        assert not np.array_equal(default, sampled)
+        assert not np.array_equal(sampled, fewer)
         if rotated:
             # deep with one candidate against ev: equal play, except where a special is held.
-            assert (np.asarray(one)[:, 0] == 0).mean() > 0.9
+            assert (one[:, 0] == 0).mean() > 0.9
     for bad in (0, 129):
         with pytest.raises(ValueError, match=r"deep candidates must be 1\.\.128"):
             tournament.play(4, 2, ["deep", "ev"], rules, seed=9, threads=1, deep_candidates=bad)
+
+
+def test_deep_bank_scores_against_hands_that_fit_the_seat():
+    """With ``deep_bank`` deep scores its candidates against the hands of a bank of random
+    hands arranged by ev that share no card with its own (built once per model and rules):
+    a different source of opponents than sampling, still a valid arrangement of the hand,
+    the same every time; a bank outside its bounds is refused by name."""
+    rules = susun.Rules.preset("two-four")
+    model = ev.ev_model(rules, 2)
+    bank = _core.SUSUN_DEEP_MIN_BANK
+    differ = 0
+    for g in range(60):
+        hand = Table("two-four", players=2, code=susun.make_code(2, 300 + g)).hand(0)
+        banked = _core.susun_deep_choice(hand, rules.core, 2, model, bank=bank)
+        assert banked == _core.susun_deep_choice(hand, rules.core, 2, model, bank=bank)
+        assert sorted(banked[0] + banked[1] + banked[2]) == sorted(hand)
+        sampled = _core.susun_deep_choice(hand, rules.core, 2, model, bank=0)
+        differ += banked[:3] != sampled[:3]
+    assert differ > 0
+    points, _ = tournament.play(
+        40,
+        4,
+        ["deep", "ev", "ev", "ev"],
+        susun.Rules.preset("capsa-susun"),
+        seed=4,
+        threads=2,
+        duplicate=True,
+        deep_bank=bank,
+    )
+    assert (points.sum(axis=1) == 0).all()
+    for bad in (1, bank - 1, _core.SUSUN_DEEP_MAX_BANK + 1):
+        with pytest.raises(ValueError, match=r"deep bank must be 0 \(sample instead\) or"):
+            _core.susun_deep_choice(hand, rules.core, 2, model, bank=bad)
+
+
+def test_models_and_deep_banks_are_kept_within_bounds():
+    """Rule sets are open-ended (a session may override any setting), so a process keeps at
+    most 32 ev models and 8 deep banks, most recently used first; an evicted bank is built
+    again from its fixed seed, so deep's answers do not change."""
+    bank = _core.SUSUN_DEEP_MIN_BANK
+    base = susun.Rules.preset("two-four")
+    hand = Table("two-four", players=2, code=susun.make_code(2, 77)).hand(0)
+    model = ev.ev_model(base, 2)
+    first = _core.susun_deep_choice(hand, base.core, 2, model, bank=bank)
+    for fee in range(1, 41):  # 40 more rule sets: more models and banks than are kept
+        rules = susun.Rules.preset("two-four", room_fee=fee / 100)
+        other = ev.ev_model(rules, 2)
+        assert ev.ev_model(rules, 2) is other
+        if fee <= 9:
+            _core.susun_deep_choice(hand, rules.core, 2, other, bank=bank)
+        assert len(ev._MODELS) <= ev._KEPT_MODELS
+    assert _core.susun_deep_choice(hand, base.core, 2, model, bank=bank) == first
 
 
 def test_ev_ranks_up_to_128_arrangements_for_deep():

@@ -84,13 +84,19 @@ std::vector<int> exactly(py::handle cards, std::size_t n, const char* what) {
   return ids;
 }
 
-DeepBudget deep_budget(int hands, int candidates, double time_ms, std::uint64_t seed) {
+DeepBudget deep_budget(int hands, int candidates, double time_ms, std::uint64_t seed, int bank) {
   if (hands < 1 || hands > 1'000'000) throw std::invalid_argument("deep hands must be 1..1000000");
   if (candidates < 1 || candidates > kMaxEvCandidates) {
     throw std::invalid_argument("deep candidates must be 1.." + std::to_string(kMaxEvCandidates));
   }
   if (!(time_ms >= 0 && time_ms <= 600'000)) throw std::invalid_argument("deep time_ms must be 0..600000");
+  if (bank != 0 && (bank < DeepBudget::kMinBank || bank > DeepBudget::kMaxBank)) {
+    throw std::invalid_argument("deep bank must be 0 (sample instead) or " +
+                                std::to_string(DeepBudget::kMinBank) + ".." +
+                                std::to_string(DeepBudget::kMaxBank));
+  }
   DeepBudget b;
+  b.bank = bank;
   b.hands = hands;
   b.candidates = candidates;
   b.time_ms = time_ms;
@@ -444,12 +450,12 @@ void bind_susun(py::module_& m) {
   m.def(
       "susun_deep_choice",
       [](py::handle hand, const Rules& rules, int players, const EvModel* model, int hands,
-         int candidates, double time_ms, std::uint64_t seed) {
+         int candidates, double time_ms, std::uint64_t seed, int bank) {
         const std::vector<int> ids = exactly(hand, 13, "a Susun hand");
         check_distinct(ids.data(), 13);
         if (players < 2 || players > kMaxTablePlayers) throw std::invalid_argument("2 to 4 players");
         if (!model || !model->loaded()) throw std::invalid_argument("the deep strategy needs an ev model");
-        const DeepBudget budget = deep_budget(hands, candidates, time_ms, seed);
+        const DeepBudget budget = deep_budget(hands, candidates, time_ms, seed, bank);
         BotChoice c;
         {
           py::gil_scoped_release release;
@@ -463,8 +469,11 @@ void bind_susun(py::module_& m) {
       },
       py::arg("hand"), py::arg("rules"), py::arg("players"), py::arg("model"),
       py::arg("hands") = DeepBudget::kDefaultHands, py::arg("candidates") = DeepBudget{}.candidates,
-      py::arg("time_ms") = 0.0, py::arg("seed") = 0);
+      py::arg("time_ms") = 0.0, py::arg("seed") = 0, py::arg("bank") = DeepBudget{}.bank);
   m.attr("SUSUN_DEEP_HANDS") = DeepBudget::kDefaultHands;
+  m.attr("SUSUN_DEEP_BANK") = DeepBudget{}.bank;
+  m.attr("SUSUN_DEEP_MIN_BANK") = DeepBudget::kMinBank;
+  m.attr("SUSUN_DEEP_MAX_BANK") = DeepBudget::kMaxBank;
   m.attr("SUSUN_DEEP_CANDIDATES") = DeepBudget{}.candidates;
   m.attr("SUSUN_MAX_DEEP_CANDIDATES") = kMaxEvCandidates;
   m.def(
@@ -472,7 +481,7 @@ void bind_susun(py::module_& m) {
       [](const Rules& rules, int players, const std::vector<std::string>& strategies,
          const std::vector<const EvModel*>& models, std::uint64_t seed, std::uint64_t first,
          int count, int threads, bool duplicate, int deep_hands, double deep_time_ms,
-         int deep_candidates) {
+         int deep_candidates, int deep_bank) {
         if (players < 2 || players > kMaxTablePlayers) throw std::invalid_argument("2 to 4 players");
         if (strategies.empty() || strategies.size() != models.size()) {
           throw std::invalid_argument("one model (or None) per strategy, at least one strategy");
@@ -482,7 +491,7 @@ void bind_susun(py::module_& m) {
         }
         if (count < 0) throw std::invalid_argument("count must be >= 0");
         if (threads < 1) throw std::invalid_argument("threads must be at least 1");
-        const DeepBudget budget = deep_budget(deep_hands, deep_candidates, deep_time_ms, seed);
+        const DeepBudget budget = deep_budget(deep_hands, deep_candidates, deep_time_ms, seed, deep_bank);
         std::vector<SeatBot> seats;
         for (std::size_t i = 0; i < strategies.size(); ++i) {
           const bool deep = strategies[i] == "deep";
@@ -527,6 +536,7 @@ void bind_susun(py::module_& m) {
       py::arg("seed"), py::arg("first"), py::arg("count"), py::arg("threads") = 1,
       py::arg("duplicate") = false, py::arg("deep_hands") = DeepBudget::kDefaultHands,
       py::arg("deep_time_ms") = 0.0, py::arg("deep_candidates") = DeepBudget{}.candidates,
+      py::arg("deep_bank") = DeepBudget{}.bank,
       "Whole tables in C++: (points, strategy index) per table and seat; with duplicate, one "
       "strategy per seat and each deal played once per rotation (points summed over them, by "
       "lineup entry).");

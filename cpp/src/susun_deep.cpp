@@ -1,13 +1,25 @@
-// The deep Susun strategy: ev's best arrangements scored exactly against sampled tables.
+// The deep Susun strategy: ev's best arrangements scored exactly against opponents' hands.
 //
 // ev values a row by its chance against a model of opponents' rows, one row at a time and
 // as if the opponents' rows were independent of each other and of our cards. deep checks
-// ev's few best arrangements against whole opponent hands dealt from the cards we do not
-// hold (so card removal, the link between an opponent's three rows, sweeps, supers and
-// fouls all count as the table scores them), each opponent arranging with ev. Every
-// candidate meets the same sampled tables, which keeps their comparison sharp.
+// ev's few best arrangements against whole opponent hands from the cards we do not hold
+// (so card removal, the link between an opponent's three rows, sweeps and fouls all count
+// as the table scores them), each opponent arranging with ev. Every candidate meets the
+// same opponents, which keeps their comparison sharp.
+//
+// The opponents come from a bank (the default since 2026-12-05): random hands from the
+// whole deck, arranged by ev once per model and rules. The bank's hands that share no card
+// with ours are random hands of the unseen cards, about one in 78: a 262,144-hand bank
+// gives some 3,400 opponents a decision for the price of scoring them, where sampling
+// arranged 100 in the same time. Each is one opponent; what ties a table's opponents
+// together (the super) is estimated (bank_values). With DeepBudget::bank = 0 deep samples
+// whole tables instead, arranging each opponent as it goes.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <thread>
 
 #include "capsa_fast/susun_table.hpp"
 
@@ -16,11 +28,210 @@ namespace {
 
 // How far a candidate's sampled value is pulled towards ev's estimate (see deep_choice).
 constexpr double kPriorWeight = 0.5;
+// The same for the bank's values, which rest on about 3,400 hands instead of 100. Less
+// weight gains a little more from ev and loses more to other styles (2026-12-05, README:
+// heads-up, deep - ev / deep - ev-v1 a deal at 0.25 +0.014 / +0.086, at 0.5 +0.011 /
+// +0.113, at 0.75 +0.002 / +0.130); half, as for the samples.
+constexpr double kBankPriorWeight = 0.5;
+// Fewer bank hands than this fit a seat's cards: deep samples instead (never expected: a
+// bank of n hands holds about n / 78 that fit, 256 at the smallest bank allowed).
+constexpr int kMinBankHands = 100;
 
 // As in score_table(): the special a player scores with, if any.
 Special special_of(const PlayerRows& p, const Rules& rules) noexcept {
   if (rules.dragon_points > 0 && p.dragon) return Special::kDragon;
   return special_rank(p.special, rules) > 0 ? p.special : Special::kNone;
+}
+
+bool same_rules(const Rules& a, const Rules& b) noexcept {
+  return a.suit_tiebreak == b.suit_tiebreak && a.bonus == b.bonus &&
+         a.sweep_multiplier == b.sweep_multiplier && a.super_multiplier == b.super_multiplier &&
+         a.super_players == b.super_players && a.majority_bonus == b.majority_bonus &&
+         a.foul_points == b.foul_points && a.dragon_points == b.dragon_points &&
+         a.special_points == b.special_points;
+}
+
+}  // namespace
+
+// A bank: `size` random hands from the whole deck, each with the rows ev puts down for it.
+// A random hand that shares no card with ours is a random hand of the cards we do not
+// hold, so the bank's hands disjoint from a seat's hand are a fair sample of one opponent.
+struct DeepBank {
+  Rules rules;
+  bool card_removal = false;
+  std::vector<std::uint64_t> masks;
+  std::vector<PlayerRows> rows;
+  // The model's chance that the hand sweeps one opponent (its three rows' win chances
+  // multiplied; 0 for a special): for the chance it sweeps every opponent of a table.
+  std::vector<float> sweep_chance;
+};
+// A model's identity for the banks below (copies of a model share it).
+struct DeepBanks {};
+std::shared_ptr<DeepBanks> new_deep_banks() { return std::make_shared<DeepBanks>(); }
+
+namespace {
+
+constexpr std::uint64_t kBankSeed = 0xBA4CDEE9F00DULL;
+
+std::shared_ptr<const DeepBank> build_bank(const Rules& rules, const EvModel& model, int size) {
+  auto bank = std::make_shared<DeepBank>();
+  bank->rules = rules;
+  bank->card_removal = model.card_removal;
+  bank->masks.resize(static_cast<std::size_t>(size));
+  bank->rows.resize(static_cast<std::size_t>(size));
+  bank->sweep_chance.resize(static_cast<std::size_t>(size));
+  auto fill = [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      const auto deck = shuffled_deck(kBankSeed ^ (static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull));
+      std::array<int, kHandSize> hand{};
+      std::uint64_t mask = 0;
+      for (int k = 0; k < kHandSize; ++k) {
+        hand[static_cast<std::size_t>(k)] = deck[static_cast<std::size_t>(k)];
+        mask |= std::uint64_t{1} << deck[static_cast<std::size_t>(k)];
+      }
+      bank->masks[static_cast<std::size_t>(i)] = mask;
+      const PlayerRows rows =
+          rows_of(hand.data(), bot_choice(hand.data(), rules, Strategy::kEv, &model), rules);
+      float chance = 0;
+      if (special_of(rows, rules) == Special::kNone && !rows.fouled) {
+        chance = 1;
+        for (std::size_t r = 0; r < 3; ++r) chance *= model.win[r][rows.key[r]];
+      }
+      bank->rows[static_cast<std::size_t>(i)] = rows;
+      bank->sweep_chance[static_cast<std::size_t>(i)] = chance;
+    }
+  };
+  const int workers = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 4);
+  std::vector<std::thread> pool;
+  for (int w = 1; w < workers; ++w)
+    pool.emplace_back(fill, size * w / workers, size * (w + 1) / workers);
+  fill(0, size / workers);
+  for (std::thread& t : pool) t.join();
+  return bank;
+}
+
+// The banks built so far, most recently used first, kKeptBanks at most (about 9 MB each at
+// the default size): a process that meets many rule sets keeps its memory bounded and
+// builds a bank again when an evicted one is needed. One bank is built at a time.
+constexpr std::size_t kKeptBanks = 8;
+struct BankEntry {
+  std::weak_ptr<DeepBanks> model;  // the model it was built with
+  std::shared_ptr<const DeepBank> bank;
+};
+
+std::shared_ptr<const DeepBank> bank_for(const Rules& rules, const EvModel& model, int size) {
+  static std::mutex mutex;
+  static std::vector<BankEntry> kept;
+  const std::lock_guard<std::mutex> lock(mutex);
+  kept.erase(std::remove_if(kept.begin(), kept.end(), [](const BankEntry& e) { return e.model.expired(); }),
+             kept.end());
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    const DeepBank& b = *kept[i].bank;
+    if (kept[i].model.lock() == model.deep_banks && static_cast<int>(b.masks.size()) == size &&
+        b.card_removal == model.card_removal && same_rules(b.rules, rules)) {
+      std::rotate(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(i),
+                  kept.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+      return kept.front().bank;
+    }
+  }
+  kept.insert(kept.begin(), BankEntry{model.deep_banks, build_bank(rules, model, size)});
+  if (kept.size() > kKeptBanks) kept.pop_back();
+  return kept.front().bank;
+}
+
+// deep's values from the bank (see DeepBudget::bank): each candidate's mean points per
+// opponent against every bank hand that shares no card with ours, shrunk by
+// kBankPriorWeight towards ev's estimate. Each opponent is dealt on its own, so what ties
+// the opponents of a table together, the super, is estimated: we sweep every opponent with
+// the chance we sweep one raised to their number (card removal between them ignored), and
+// an opponent who sweeps us sweeps the others with its model chance (sweep_chance) raised
+// to their number. False when too few bank hands fit (then deep samples as before).
+bool bank_values(std::uint64_t mine, const std::vector<PlayerRows>& cand_rows,
+                 const std::vector<double>& prior, const Rules& rules, int players,
+                 const EvModel& model, int size, std::vector<double>& value) {
+  const std::shared_ptr<const DeepBank> held = bank_for(rules, model, size);
+  const DeepBank& bank = *held;
+  std::vector<std::uint32_t> usable;
+  for (std::size_t i = 0; i < bank.masks.size(); ++i)
+    if (!(bank.masks[i] & mine)) usable.push_back(static_cast<std::uint32_t>(i));
+  if (static_cast<int>(usable.size()) < kMinBankHands) return false;
+  const int opponents = players - 1;
+  const bool super_table = super_applies(rules, players);
+  const int mult = super_table && opponents == 1 ? rules.super_multiplier : rules.sweep_multiplier;
+  const int extra = super_table && opponents > 1 ? rules.super_multiplier - rules.sweep_multiplier : 0;
+  std::vector<double> their_super(usable.size(), 0);  // sweep_chance ** (opponents - 1)
+  if (extra != 0)
+    for (std::size_t u = 0; u < usable.size(); ++u)
+      their_super[u] = std::pow(static_cast<double>(bank.sweep_chance[usable[u]]), opponents - 1);
+  // The plain hands (no special; ev never fouls) in columns, for a loop the compiler can
+  // vectorize; the rest (specials) go through pair_points.
+  std::array<std::vector<std::int32_t>, 3> key, bonus, plain;
+  std::vector<float> their;
+  std::vector<std::uint32_t> odd;
+  for (std::size_t u = 0; u < usable.size(); ++u) {
+    const PlayerRows& b = bank.rows[usable[u]];
+    if (special_of(b, rules) != Special::kNone || b.fouled) {
+      odd.push_back(usable[u]);
+      continue;
+    }
+    for (std::size_t r = 0; r < 3; ++r) {
+      key[r].push_back(b.key[r]);
+      bonus[r].push_back(b.bonus[r]);
+      plain[r].push_back(b.bonus[r] > 0 ? 0 : 1);
+    }
+    their.push_back(static_cast<float>(their_super[u]));
+  }
+  const std::size_t m = their.size();
+  const double n = static_cast<double>(usable.size());
+  const double w = kBankPriorWeight;
+  value.assign(cand_rows.size(), 0);
+  for (std::size_t c = 0; c < cand_rows.size(); ++c) {
+    const PlayerRows& a = cand_rows[c];
+    long long total = 0;
+    for (const std::uint32_t i : odd) total += pair_points(a, bank.rows[i], mult, mult, rules);
+    if (special_of(a, rules) != Special::kNone || a.fouled) {
+      for (const std::uint32_t i : usable)  // a special meets every hand alike: no sweeps
+        if (special_of(bank.rows[i], rules) == Special::kNone && !bank.rows[i].fouled)
+          total += pair_points(a, bank.rows[i], mult, mult, rules);
+      value[c] = static_cast<double>(total) / n;
+      continue;
+    }
+    const std::int32_t a0 = a.key[0], a1 = a.key[1], a2 = a.key[2];
+    const std::int32_t ab0 = a.bonus[0], ab1 = a.bonus[1], ab2 = a.bonus[2];
+    const std::int32_t ap0 = ab0 > 0 ? 0 : 1, ap1 = ab1 > 0 ? 0 : 1, ap2 = ab2 > 0 ? 0 : 1;
+    const std::int32_t more = mult - 1, majority = rules.majority_bonus;
+    const std::int32_t *k0 = key[0].data(), *k1 = key[1].data(), *k2 = key[2].data();
+    const std::int32_t *b0 = bonus[0].data(), *b1 = bonus[1].data(), *b2 = bonus[2].data();
+    const std::int32_t *p0 = plain[0].data(), *p1 = plain[1].data(), *p2 = plain[2].data();
+    std::int32_t sum = 0, swept = 0, swept_rows = 0;
+    for (std::size_t u = 0; u < m; ++u) {
+      const std::int32_t w0 = a0 > k0[u], w1 = a1 > k1[u], w2 = a2 > k2[u];
+      const std::int32_t l0 = a0 < k0[u], l1 = a1 < k1[u], l2 = a2 < k2[u];
+      const std::int32_t wins_a = w0 + w1 + w2, wins_b = l0 + l1 + l2;
+      const std::int32_t plain_a = w0 * ap0 + w1 * ap1 + w2 * ap2;
+      const std::int32_t plain_b = l0 * p0[u] + l1 * p1[u] + l2 * p2[u];
+      const std::int32_t sweep_a = wins_a == 3, sweep_b = wins_b == 3;
+      sum += plain_a * (1 + sweep_a * more) + w0 * ab0 + w1 * ab1 + w2 * ab2 -
+             plain_b * (1 + sweep_b * more) - (l0 * b0[u] + l1 * b1[u] + l2 * b2[u]) +
+             majority * ((wins_a > wins_b) - (wins_b > wins_a));
+      swept += sweep_a;
+      swept_rows += sweep_a * plain_a;
+    }
+    total += sum;
+    double mean = static_cast<double>(total) / n;
+    if (extra != 0) {
+      double lost = 0;  // an opponent's super against us, weighed by its chance
+      for (std::size_t u = 0; u < m; ++u)
+        if (a0 < k0[u] && a1 < k1[u] && a2 < k2[u])
+          lost += static_cast<double>(p0[u] + p1[u] + p2[u]) * their[u];
+      // Ours counts against each opponent once we sweep them all.
+      mean += extra * (static_cast<double>(swept_rows) / n) *
+              std::pow(static_cast<double>(swept) / n, opponents - 1);
+      mean -= extra * lost / n;
+    }
+    value[c] = c < prior.size() ? (1 - w) * mean + w * prior[c] : mean;
+  }
+  return true;
 }
 
 }  // namespace
@@ -31,48 +242,52 @@ bool sweeps(const PlayerRows& i, const PlayerRows& j, const Rules& rules) noexce
   return i.key[0] > j.key[0] && i.key[1] > j.key[1] && i.key[2] > j.key[2];
 }
 
+int pair_points(const PlayerRows& a, const PlayerRows& b, int mult_a, int mult_b,
+                const Rules& rules) noexcept {
+  const Special sa = special_of(a, rules), sb = special_of(b, rules);
+  if (sa != Special::kNone || sb != Special::kNone) {
+    const int ra = special_rank(sa, rules), rb = special_rank(sb, rules);
+    if (ra == rb) return 0;
+    return ra > rb ? special_points(sa, rules) : -special_points(sb, rules);
+  }
+  if (a.fouled || b.fouled) {
+    if (a.fouled && b.fouled) return 0;
+    const PlayerRows& winner = a.fouled ? b : a;
+    const int amount = rules.foul_points + winner.bonus[0] + winner.bonus[1] + winner.bonus[2];
+    return a.fouled ? -amount : amount;
+  }
+  int wins_a = 0, wins_b = 0, plain_a = 0, plain_b = 0, bonus_a = 0, bonus_b = 0;
+  for (std::size_t r = 0; r < 3; ++r) {
+    if (a.key[r] > b.key[r]) {
+      ++wins_a;
+      if (a.bonus[r] > 0) bonus_a += a.bonus[r];
+      else ++plain_a;
+    } else if (a.key[r] < b.key[r]) {
+      ++wins_b;
+      if (b.bonus[r] > 0) bonus_b += b.bonus[r];
+      else ++plain_b;
+    }
+  }
+  int pts = plain_a * (wins_a == 3 ? mult_a : 1) + bonus_a - plain_b * (wins_b == 3 ? mult_b : 1) - bonus_b;
+  if (wins_a > wins_b) pts += rules.majority_bonus;
+  if (wins_b > wins_a) pts -= rules.majority_bonus;
+  return pts;
+}
+
 int first_player_points(const PlayerRows* rows, int players, const bool* opp_sweeps_rest,
                         const Rules& rules) noexcept {
   const bool super_table = super_applies(rules, players);
   const PlayerRows& a = rows[0];
-  const Special sa = special_of(a, rules);
-  bool super_a = super_table && !a.fouled && sa == Special::kNone;
+  bool super_a = super_table && !a.fouled && special_of(a, rules) == Special::kNone;
   for (int j = 1; j < players && super_a; ++j) super_a = sweeps(a, rows[j], rules);
+  const int mult_a = super_a ? rules.super_multiplier : rules.sweep_multiplier;
   int total = 0;
   for (int j = 1; j < players; ++j) {
     const PlayerRows& b = rows[j];
-    const Special sb = special_of(b, rules);
-    int pts = 0;
-    if (sa != Special::kNone || sb != Special::kNone) {
-      const int ra = special_rank(sa, rules), rb = special_rank(sb, rules);
-      if (ra != rb) pts = ra > rb ? special_points(sa, rules) : -special_points(sb, rules);
-    } else if (a.fouled || b.fouled) {
-      if (!(a.fouled && b.fouled)) {
-        const PlayerRows& winner = a.fouled ? b : a;
-        const int amount = rules.foul_points + winner.bonus[0] + winner.bonus[1] + winner.bonus[2];
-        pts = a.fouled ? -amount : amount;
-      }
-    } else {
-      int wins_a = 0, wins_b = 0, plain_a = 0, plain_b = 0, bonus_a = 0, bonus_b = 0;
-      for (std::size_t r = 0; r < 3; ++r) {
-        if (a.key[r] > b.key[r]) {
-          ++wins_a;
-          if (a.bonus[r] > 0) bonus_a += a.bonus[r];
-          else ++plain_a;
-        } else if (a.key[r] < b.key[r]) {
-          ++wins_b;
-          if (b.bonus[r] > 0) bonus_b += b.bonus[r];
-          else ++plain_b;
-        }
-      }
-      const bool super_b = super_table && opp_sweeps_rest[j] && sweeps(b, a, rules);
-      const int mult_a = wins_a == 3 ? (super_a ? rules.super_multiplier : rules.sweep_multiplier) : 1;
-      const int mult_b = wins_b == 3 ? (super_b ? rules.super_multiplier : rules.sweep_multiplier) : 1;
-      pts = plain_a * mult_a + bonus_a - plain_b * mult_b - bonus_b;
-      if (wins_a > wins_b) pts += rules.majority_bonus;
-      if (wins_b > wins_a) pts -= rules.majority_bonus;
-    }
-    total += pts;
+    // b's three wins over a make a super when b also sweeps every other opponent (then b
+    // sweeps a, as three wins with neither fouled nor special mean).
+    const bool super_b = super_table && opp_sweeps_rest[j];
+    total += pair_points(a, b, mult_a, super_b ? rules.super_multiplier : rules.sweep_multiplier, rules);
   }
   return total;
 }
@@ -99,6 +314,11 @@ BotChoice deep_choice(const int* cards13, const Rules& rules, int players, const
 
   std::uint64_t mine = 0;
   for (int i = 0; i < kHandSize; ++i) mine |= std::uint64_t{1} << cards13[i];
+  if (budget.bank > 0) {
+    std::vector<double> value;
+    if (bank_values(mine, cand_rows, prior, rules, players, *model, budget.bank, value))
+      return choices[static_cast<std::size_t>(std::max_element(value.begin(), value.end()) - value.begin())];
+  }
   std::array<int, kDeckSize> unseen{};
   int n_unseen = 0;
   for (int c = 0; c < kDeckSize; ++c)

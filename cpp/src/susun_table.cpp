@@ -253,7 +253,8 @@ void simulate_tables_duplicate(const Rules& rules, int players, const std::vecto
       const SeatBot& b = lineup[static_cast<std::size_t>(k)];
       if (a.strategy == b.strategy && a.model == b.model && a.deep == b.deep &&
           a.budget.hands == b.budget.hands && a.budget.candidates == b.budget.candidates &&
-          a.budget.time_ms == b.budget.time_ms && a.budget.seed == b.budget.seed) {
+          a.budget.time_ms == b.budget.time_ms && a.budget.seed == b.budget.seed &&
+          a.budget.bank == b.budget.bank) {
         same_as[static_cast<std::size_t>(i)] = same_as[static_cast<std::size_t>(k)];
         break;
       }

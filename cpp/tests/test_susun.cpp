@@ -618,14 +618,20 @@ int main() {
           if (k != o) rest[o] = rest[o] && sweeps(rows[static_cast<std::size_t>(o)], rows[static_cast<std::size_t>(k)], r);
       }
       CHECK_EQ(first_player_points(rows.data(), players, rest, r), score_table(rows, r).points[0]);
+      if (players == 2)  // heads-up, a sweep is a super (super_players holds 2)
+        CHECK_EQ(pair_points(rows[0], rows[1], r.super_multiplier, r.super_multiplier, r),
+                 score_table(rows, r).points[0]);
       ++checked;
     }
     CHECK(checked > 0);
-    DeepBudget budget;
-    budget.hands = short_run ? 6 : 30;
-    for (int h = 0; h < (short_run ? 2 : 10); ++h) {
+    DeepBudget sampled;
+    sampled.hands = short_run ? 6 : 30;
+    DeepBudget banked = sampled;  // the same, against a bank of hands
+    banked.bank = DeepBudget::kMinBank;
+    for (int h = 0; h < (short_run ? 4 : 20); ++h) {
       std::shuffle(deck.begin(), deck.end(), rng);
       for (int players = 2; players <= 4; ++players) {
+        const DeepBudget& budget = h % 2 ? banked : sampled;
         const BotChoice c = deep_choice(deck.data(), r, players, &model, budget);
         const BotChoice again = deep_choice(deck.data(), r, players, &model, budget);
         CHECK(c.declared == again.declared);

@@ -326,6 +326,9 @@ def susun_bot_choice(
 SUSUN_DEEP_HANDS: int
 SUSUN_DEEP_CANDIDATES: int
 SUSUN_MAX_DEEP_CANDIDATES: int
+SUSUN_DEEP_BANK: int
+SUSUN_DEEP_MIN_BANK: int
+SUSUN_DEEP_MAX_BANK: int
 
 def susun_deep_choice(
     hand: CardsLike,
@@ -336,6 +339,7 @@ def susun_deep_choice(
     candidates: int = ...,
     time_ms: float = 0.0,
     seed: int = 0,
+    bank: int = ...,
 ) -> tuple[list[int], list[int], list[int], float, str | None]: ...
 def susun_table_seed(seed: int, g: int) -> int: ...
 def susun_simulate_tables(
@@ -351,6 +355,7 @@ def susun_simulate_tables(
     deep_hands: int = ...,
     deep_time_ms: float = 0.0,
     deep_candidates: int = ...,
+    deep_bank: int = ...,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
 
 # Hold'em equity (capsa_fast/equity.hpp)

@@ -93,6 +93,8 @@ enum class Strategy : std::uint8_t { kPercentile, kNaive, kEv };
 poker::Strength key_strength(int key, bool suit_tiebreak) noexcept;
 
 struct RemovalTables;  // card removal, below
+struct DeepBanks;      // deep's banks of arranged hands (susun_table.hpp)
+std::shared_ptr<DeepBanks> new_deep_banks();
 
 // Row win-probability curves for the ev strategy: for each position, P(win a row against
 // a random realistic opponent's row) as a function of the row key.
@@ -137,6 +139,11 @@ struct EvModel {
   // the fast path (HandRemoval) is tested against. Fills out's curves (not packed or
   // prepared).
   void condition_on(const int* cards13, const Rules& rules, EvModel& out) const;
+
+  // This model's identity for deep's banks of hands arranged with it (deep_choice, which
+  // keeps a few, built on first use), shared by copies: do not change a model's curves
+  // after it has played deep.
+  std::shared_ptr<DeepBanks> deep_banks = new_deep_banks();
 };
 
 // Card removal (issue 15). An opponent's row of a given key is made of cards, and only

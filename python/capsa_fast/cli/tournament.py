@@ -50,14 +50,23 @@ from ._common import connect_ray, console, emit_json, json_option, progress, ray
     type=click.IntRange(1, 100_000),
     default=_core.SUSUN_DEEP_HANDS,
     show_default=True,
-    help="deep: opponent hands sampled per decision.",
+    help="deep: opponent hands sampled per decision (with --deep-bank 0).",
 )
 @click.option(
     "--deep-candidates",
     type=click.IntRange(1, _core.SUSUN_MAX_DEEP_CANDIDATES),
     default=_core.SUSUN_DEEP_CANDIDATES,
     show_default=True,
-    help="deep: how many of ev's best arrangements it scores against the sampled hands.",
+    help="deep: how many of ev's best arrangements it scores against the opponents' hands.",
+)
+@click.option(
+    "--deep-bank",
+    type=int,
+    default=_core.SUSUN_DEEP_BANK,
+    show_default=True,
+    help="deep: score against the hands of a bank of this many random hands arranged by ev "
+    f"(built once, {_core.SUSUN_DEEP_MIN_BANK:,}-{_core.SUSUN_DEEP_MAX_BANK:,}) that share no "
+    "card with the seat's; 0 samples --deep-hands hands instead.",
 )
 @json_option
 def command(
@@ -72,6 +81,7 @@ def command(
     duplicate: bool,
     deep_hands: int,
     deep_candidates: int,
+    deep_bank: int,
     as_json: bool,
 ) -> None:
     """Deal --tables random tables of --players hands from --seed; seats take the strategies
@@ -89,10 +99,16 @@ def command(
         raise click.UsageError("name at least two strategies")
     if tables < 1 or chunk < 1 or threads < 1:
         raise click.UsageError("--tables, --chunk and --threads must be at least 1")
+    if deep_bank and not _core.SUSUN_DEEP_MIN_BANK <= deep_bank <= _core.SUSUN_DEEP_MAX_BANK:
+        raise click.UsageError(
+            f"--deep-bank must be 0 or {_core.SUSUN_DEEP_MIN_BANK:,}-{_core.SUSUN_DEEP_MAX_BANK:,}"
+        )
     rules = Rules.preset(preset)
     connect_ray(ray)
     # play() with deep's settings, for either kind of tournament
-    run = functools.partial(play, deep_hands=deep_hands, deep_candidates=deep_candidates)
+    run = functools.partial(
+        play, deep_hands=deep_hands, deep_candidates=deep_candidates, deep_bank=deep_bank
+    )
     if duplicate:
         try:
             lineup_seats = lineup(names, players)

@@ -26,6 +26,8 @@ each other, and are distributed as in the simulation; opponents do not foul.
 from __future__ import annotations
 
 import os
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -86,7 +88,8 @@ def clear_caches() -> None:
     """Forget loaded counts and models (after the generator rewrites the data)."""
     load_counts.cache_clear()
     load_model_counts.cache_clear()
-    _MODELS.clear()
+    with _MODELS_LOCK:
+        _MODELS.clear()
 
 
 @lru_cache(maxsize=2)
@@ -164,7 +167,12 @@ def curves(
     return win.astype(np.float32), tie.astype(np.float32), loss.astype(np.float32)
 
 
-_MODELS: dict[str, Any] = {}
+_MODELS: OrderedDict[str, Any] = OrderedDict()
+_KEPT_MODELS = 32
+_MODELS_LOCK = threading.Lock()
+"""Models kept, most recently used last (about 2.5 MB each): rule sets are open-ended (a
+Susun session may override any setting), so a process that meets many keeps its memory
+bounded and builds an evicted one again when needed."""
 
 VERSIONS: dict[str, dict[str, bool]] = {
     "ev-v1": {"legacy": True},
@@ -213,11 +221,18 @@ def ev_model(
     players arranging as the model says it lost at every preset and table size measured."""
     card_removal = card_removal and not legacy
     key = f"{players}:{legacy}:{previous}:{card_removal}:{rules.fingerprint}"
-    model = _MODELS.get(key)
-    if model is None:
-        counts = load_counts(rules.suit_tiebreak) if legacy else None
-        if counts is None:
-            counts = load_model_counts(model_preset(rules), players, previous)
-        model = model_from_counts(rules, players, counts, card_removal)
-        _MODELS[key] = model
+    with _MODELS_LOCK:
+        model = _MODELS.get(key)
+        if model is not None:
+            _MODELS.move_to_end(key)
+            return model
+    counts = load_counts(rules.suit_tiebreak) if legacy else None
+    if counts is None:
+        counts = load_model_counts(model_preset(rules), players, previous)
+    model = model_from_counts(rules, players, counts, card_removal)
+    with _MODELS_LOCK:
+        model = _MODELS.setdefault(key, model)  # a thread that got there first wins
+        _MODELS.move_to_end(key)
+        while len(_MODELS) > _KEPT_MODELS:
+            _MODELS.popitem(last=False)
     return model

@@ -60,6 +60,7 @@ def play(
     duplicate: bool = False,
     deep_hands: int = _core.SUSUN_DEEP_HANDS,
     deep_candidates: int = _core.SUSUN_DEEP_CANDIDATES,
+    deep_bank: int = _core.SUSUN_DEEP_BANK,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(points [tables, players], strategy index [tables, players]): whole tables dealt,
     arranged (a bot declares a special hand when that pays) and scored in C++.
@@ -72,7 +73,9 @@ def play(
     ``duplicate``: ``strategies`` holds one strategy per seat and each deal is played once
     per seat rotation; points are per lineup entry, summed over the rotations. ``deep``
     samples ``deep_hands`` opponent hands per decision and scores ev's ``deep_candidates``
-    best arrangements against them (1 to SUSUN_MAX_DEEP_CANDIDATES)."""
+    best arrangements against them (1 to SUSUN_MAX_DEEP_CANDIDATES); with ``deep_bank`` > 0
+    it scores them against the hands of a bank of that many random hands arranged by ev
+    that share no card with the seat's instead of sampling."""
     names = [strategy_of(level) for level in strategies]
     if chunk < 1:
         raise ValueError(f"chunk must be >= 1, got {chunk}")
@@ -92,6 +95,7 @@ def play(
             duplicate,
             deep_hands,
             deep_candidates,
+            deep_bank,
         )
         for first in range(0, tables, chunk)
     ]
@@ -110,9 +114,19 @@ def play(
 
 def _tables(chunk: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Tables first .. first + count - 1 of a run: (points, strategy index)."""
-    rules_arg, players, names, seed, first, count, threads, duplicate, deep_hands, candidates = (
-        chunk
-    )
+    (
+        rules_arg,
+        players,
+        names,
+        seed,
+        first,
+        count,
+        threads,
+        duplicate,
+        deep_hands,
+        candidates,
+        bank,
+    ) = chunk
     rules = rules_arg if isinstance(rules_arg, Rules) else Rules.from_dict(rules_arg)
     models = [ev.strategy_model(name, rules, players) for name in names]
     core_names = ["ev" if name in ev.VERSIONS else name for name in names]
@@ -128,6 +142,7 @@ def _tables(chunk: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
         duplicate,
         deep_hands=deep_hands,
         deep_candidates=candidates,
+        deep_bank=bank,
     )
     return np.asarray(points), np.asarray(kinds)
 
