@@ -392,8 +392,12 @@ def _connections_per_worker(port: int, master: int) -> dict[int, int]:
     counts: dict[int, int] = {}
     children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
     for pid in map(int, children):
+        try:
+            fds = list(Path(f"/proc/{pid}/fd").iterdir())
+        except FileNotFoundError:  # the worker exited (a restart) since the list was read
+            continue
         held = 0
-        for fd in Path(f"/proc/{pid}/fd").iterdir():
+        for fd in fds:
             with contextlib.suppress(OSError):
                 target = os.readlink(fd)
                 if target.startswith("socket:[") and target[8:-1] in sockets:
