@@ -167,12 +167,12 @@ def curves(
     return win.astype(np.float32), tie.astype(np.float32), loss.astype(np.float32)
 
 
+# The models kept, most recently used last (about 2.5 MB each): rule sets are open-ended (a
+# Susun session may override any setting), so a process that meets many keeps its memory
+# bounded and builds an evicted one again when needed.
 _MODELS: OrderedDict[str, Any] = OrderedDict()
 _KEPT_MODELS = 32
 _MODELS_LOCK = threading.Lock()
-"""Models kept, most recently used last (about 2.5 MB each): rule sets are open-ended (a
-Susun session may override any setting), so a process that meets many keeps its memory
-bounded and builds an evicted one again when needed."""
 
 VERSIONS: dict[str, dict[str, bool]] = {
     "ev-v1": {"legacy": True},
