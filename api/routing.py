@@ -270,6 +270,8 @@ def _refuse_non_json_numbers(body: bytes) -> None:
         json.loads(body, parse_constant=_no_constant)
     except ValueError as exc:
         raise ApiProblem(400, f"The request body is not valid JSON: {exc}.") from None
+    except RecursionError:  # arrays or objects nested thousands deep
+        raise ApiProblem(400, "The request body is nested too deeply.") from None
 
 
 def json_response(result: BaseModel | Mapping[str, Any], status: int = 200) -> Response:

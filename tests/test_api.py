@@ -223,6 +223,14 @@ def test_nan_and_infinity_are_not_json(api_client: FlaskClient, body: str) -> No
     assert "'NaN'" in field_errors(api_client.post("/v1/evaluate", json=bad_card))["cards/2"]
 
 
+def test_a_deeply_nested_body_with_nan_is_a_400(api_client: FlaskClient) -> None:
+    """Found by the API fuzzer: a body that holds NaN is parsed a second time, and nesting
+    thousands deep overflowed that parser's recursion (a 500)."""
+    body = '{"cards": ' + "[" * 5_000 + "NaN" + "]" * 5_000 + "}"  # 10 kB, within the limit
+    response = api_client.post("/v1/evaluate", data=body, content_type="application/json")
+    assert "nested too deeply" in assert_problem(response, 400)["detail"]
+
+
 @pytest.mark.parametrize("route", POST_ROUTES)
 @pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None])
 def test_body_that_is_not_json_is_415(
