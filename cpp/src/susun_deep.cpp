@@ -188,14 +188,12 @@ bool bank_values(std::uint64_t mine, const std::vector<PlayerRows>& cand_rows,
   for (std::size_t c = 0; c < cand_rows.size(); ++c) {
     const PlayerRows& a = cand_rows[c];
     long long total = 0;
-    for (const std::uint32_t i : odd) total += pair_points(a, bank.rows[i], mult, mult, rules);
-    if (special_of(a, rules) != Special::kNone || a.fouled) {
-      for (const std::uint32_t i : usable)  // a special meets every hand alike: no sweeps
-        if (special_of(bank.rows[i], rules) == Special::kNone && !bank.rows[i].fouled)
-          total += pair_points(a, bank.rows[i], mult, mult, rules);
+    if (special_of(a, rules) != Special::kNone || a.fouled) {  // a special sweeps no one
+      for (const std::uint32_t i : usable) total += pair_points(a, bank.rows[i], mult, mult, rules);
       value[c] = static_cast<double>(total) / n;
       continue;
     }
+    for (const std::uint32_t i : odd) total += pair_points(a, bank.rows[i], mult, mult, rules);
     const std::int32_t a0 = a.key[0], a1 = a.key[1], a2 = a.key[2];
     const std::int32_t ab0 = a.bonus[0], ab1 = a.bonus[1], ab2 = a.bonus[2];
     const std::int32_t ap0 = ab0 > 0 ? 0 : 1, ap1 = ab1 > 0 ? 0 : 1, ap2 = ab2 > 0 ? 0 : 1;
