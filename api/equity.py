@@ -44,6 +44,18 @@ def _engine_field(message: str) -> tuple[str, str]:
     return "players", message
 
 
+def _cards_given(value: list[Any] | str, field: str, errors: FieldErrors) -> list[Any]:
+    """``board`` and ``dead`` as a list of cards, or as one string ("Qc7d2h", "Qc 7d 2h", ""),
+    as ``capsa_fast.poker.equity`` takes them."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return list(parse_cards(value)) if value.strip() else []
+    except ValueError as exc:
+        errors.add(field, str(exc))
+        return []
+
+
 @bp.json_post(
     "/poker/equity",
     request_model=EquityRequest,
@@ -61,8 +73,10 @@ def equity(body: EquityRequest) -> EquityResponse:
     errors = FieldErrors()
     config = current_app.config
     seen: dict[int, str] = {}
-    board = card_ids(body.board, "board", errors, sizes=BOARD_SIZES, seen=seen)
-    dead = card_ids(body.dead, "dead", errors, seen=seen)
+    board = card_ids(
+        _cards_given(body.board, "board", errors), "board", errors, sizes=BOARD_SIZES, seen=seen
+    )
+    dead = card_ids(_cards_given(body.dead, "dead", errors), "dead", errors, seen=seen)
     players: list[Any] = []
     for index, player in enumerate(body.players):
         field = f"players/{index}"

@@ -14,6 +14,7 @@ DEFAULT_EQUITY_MAX_SAMPLES = 20_000_000
 
 HandCards = Annotated[list[Card], Field(json_schema_extra={"minItems": 2, "maxItems": 2})]
 RangeText = Annotated[str, Field(max_length=2000)]
+CardsText = Annotated[str, Field(max_length=400)]
 
 
 class EquityRequest(RequestModel):
@@ -26,15 +27,13 @@ class EquityRequest(RequestModel):
             "'A5s-A2s', 'random', comma-separated, each optionally ':weight' (0 to 1)."
         ),
     )
-    board: list[Card] = Field(
+    board: Annotated[list[Card], Field(json_schema_extra={"maxItems": 5})] | CardsText = Field(
         default_factory=list,
-        description="0, 3, 4 or 5 community cards.",
-        json_schema_extra={"maxItems": 5},
+        description="0, 3, 4 or 5 community cards: a list, or one string ('Qc7d2h', 'Qc 7d 2h').",
     )
-    dead: list[Card] = Field(
+    dead: Annotated[list[Card], Field(json_schema_extra={"maxItems": 52})] | CardsText = Field(
         default_factory=list,
-        description="Cards out of the deck (folded or seen).",
-        json_schema_extra={"maxItems": 52},
+        description="Cards out of the deck (folded or seen): a list, or one string.",
     )
     samples: int | None = Field(
         default=None,

@@ -27,8 +27,9 @@ RoundCode = Annotated[
     Field(
         max_length=MAX_CODE_LENGTH,
         description=(
-            "A round code (any case): an issued one, 'B', the number of players and 9 "
-            "characters of Crockford base32 (e.g. 'B4K7M2Q9XZ1'), or any word of 1 to 32 "
+            "A round code (any case): an issued one, 'B', the number of players and 13 "
+            "characters of Crockford base32 (e.g. 'B44D3BFCNXW9N3Z'; the short form of 9, "
+            "e.g. 'B4K7M2Q9XZ1', deals too), or any word of 1 to 32 "
             "letters, digits, '-' and '_'. It determines every hand of the round."
         ),
         examples=["B4K7M2Q9XZ1"],

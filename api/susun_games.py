@@ -196,7 +196,9 @@ def _revealed(table: susun.Table, language: str) -> SusunRoundResult | None:
                         cards=format_cards(row.cards),
                         category=row.category,
                         label=row.label,
-                        bonus=row.bonus,
+                        # A fouled seat's rows, or a declared special's, are not
+                        # compared, so no row of theirs scores a bonus (RULES.md 4.1-4.4).
+                        bonus=0 if rows.fouled or rows.special else row.bonus,
                     )
                     for row in checked.rows
                 ],

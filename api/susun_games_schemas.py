@@ -34,8 +34,9 @@ SusunCode = Annotated[
     Field(
         max_length=MAX_CODE_LENGTH,
         description=(
-            "A round code (any case): an issued one, 'S', the number of players and 9 "
-            "characters of Crockford base32 (e.g. 'S4K7M2Q9XZ1'), or any word of 1 to 32 "
+            "A round code (any case): an issued one, 'S', the number of players and 13 "
+            "characters of Crockford base32 (e.g. 'S299KKYY883Z9NS'; the short form of 9, "
+            "e.g. 'S4K7M2Q9XZ1', deals too), or any word of 1 to 32 "
             "letters, digits, '-' and '_'. It determines every hand of the round."
         ),
         examples=["S4K7M2Q9XZ1"],
@@ -178,7 +179,10 @@ class RevealedRow(ResponseModel):
     cards: list[CardText]
     category: Category
     label: str
-    bonus: int = Field(description="The row's bonus value ('barang'); 0 if none.")
+    bonus: int = Field(
+        description="The bonus the row scored ('barang'); 0 if none, and on every row of a"
+        " fouled seat or a seat that declared a special (its rows are not compared)."
+    )
 
 
 class RevealedSeat(MyRows):

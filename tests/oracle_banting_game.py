@@ -43,8 +43,10 @@ from tests import oracle_banting as combos
 from tests.oracle_banting import Rules
 
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base32: no I, L, O, U
-CODE_CHARS = 9
-SEED_BITS = 5 * CODE_CHARS  # 45
+CODE_CHARS = 13  # 65 bits of base32, of which a seed uses 64 (the first character is 0-F)
+SHORT_CODE_CHARS = 9  # the short form: 45 bits
+SEED_BITS = 64
+SHORT_SEED_BITS = 5 * SHORT_CODE_CHARS
 MASK64 = (1 << 64) - 1
 PASS = "pass"
 
@@ -64,15 +66,17 @@ class OracleIllegal(ValueError):
 def parse_code(code: str) -> tuple[int | None, int]:
     """``(players, seed)`` of a round code (case and spaces ignored).
 
-    An issued code such as ``B4K7M2Q9XZ1`` holds the players and a 45-bit seed; any other
+    An issued code such as ``B44D3BFCNXW9N3Z`` holds the players and a 64-bit seed (the short
+    form ``B4K7M2Q9XZ1`` a 45-bit one; 13 characters starting above F are no code); any other
     word of 1-32 letters, digits, '-' or '_' has no player count, and its seed is the first
     8 bytes (big-endian) of SHA-256("capsa_fast banting round " + the upper-cased word)."""
     text = canonical_code(code)
     if (
-        len(text) == 2 + CODE_CHARS
+        len(text) in (2 + CODE_CHARS, 2 + SHORT_CODE_CHARS)
         and text[0] == "B"
         and text[1] in "234"
         and all(char in CROCKFORD for char in text[2:])
+        and (len(text) == 2 + SHORT_CODE_CHARS or CROCKFORD.index(text[2]) < 16)
     ):
         seed = 0
         for char in text[2:]:
@@ -94,8 +98,9 @@ def canonical_code(code: str) -> str:
 
 def make_code(players: int, seed: int) -> str:
     if players not in (2, 3, 4) or not 0 <= seed < 1 << SEED_BITS:
-        raise ValueError("players 2..4 and a 45-bit seed")
-    chars = [CROCKFORD[(seed >> (5 * (CODE_CHARS - 1 - i))) & 31] for i in range(CODE_CHARS)]
+        raise ValueError("players 2..4 and a 64-bit seed")
+    width = SHORT_CODE_CHARS if seed < 1 << SHORT_SEED_BITS else CODE_CHARS
+    chars = [CROCKFORD[(seed >> (5 * (width - 1 - i))) & 31] for i in range(width)]
     return f"B{players}" + "".join(chars)
 
 

@@ -39,6 +39,20 @@ def test_hands_as_card_lists_and_dead_cards(api_client: FlaskClient) -> None:
     assert got["equity"] == pytest.approx(want.equity)
 
 
+def test_board_and_dead_as_strings_as_in_python(api_client: FlaskClient) -> None:
+    # cf.poker.equity takes board="Qc7d2h" and dead=""; the route takes the same strings.
+    listed = post(api_client, {"players": ["AhKh", "QQ"], "board": ["Qc", "7d", "2h"]})
+    for board in ("Qc7d2h", "Qc 7d 2h"):
+        got = post(api_client, {"players": ["AhKh", "QQ"], "board": board, "dead": ""})
+        assert got["equity"] == listed["equity"]
+    errors = field_errors(
+        api_client.post(ROUTE, json={"players": ["AhKh", "QQ"], "board": "Qc7dZz"})
+    )
+    assert "Zz" in errors["board"], errors
+    errors = field_errors(api_client.post(ROUTE, json={"players": ["AhKh", "QQ"], "dead": "Ah"}))
+    assert "Duplicate card Ah" in errors["players/0"], errors
+
+
 def test_monte_carlo_with_samples_and_seed_is_repeatable(api_client: FlaskClient) -> None:
     players, board = ["AA", "TT+,AK", "random"], ["Kc", "7d", "2h", "5s"]
     body = {"players": players, "board": board, "samples": 20_000, "seed": 7}

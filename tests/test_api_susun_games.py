@@ -220,6 +220,43 @@ def test_refusals_change_nothing(client: FlaskClient) -> None:
     assert view(client, game_id, token)["version"] == done["version"]
 
 
+def trips_on_top(hand: list[str]) -> dict[str, list[str]] | None:
+    """A three of a kind on top (a bonus row there) over the other ten cards, lowest five in
+    the middle: fouled when the middle is below the trips; None without a three."""
+    cards = parse_cards(hand)
+    ranks = [c // 4 for c in cards]
+    rank = next((r for r in set(ranks) if ranks.count(r) >= 3), None)
+    if rank is None:
+        return None
+    top = [c for c in cards if c // 4 == rank][:3]
+    rest = sorted(c for c in cards if c not in top)
+    return {
+        "top": format_cards(top),
+        "middle": format_cards(rest[:5]),
+        "bottom": format_cards(rest[5:]),
+    }
+
+
+def test_a_fouled_seat_shows_no_bonus_row_at_the_reveal(client: FlaskClient) -> None:
+    # RULES.md 4.2: a fouled player's rows are not compared, so trips on top score nothing.
+    def fits(code: str) -> bool:
+        rows = trips_on_top(susun.deal(code, 2)[0])
+        if rows is None:
+            return False
+        checked = susun.check(**rows)
+        return checked.fouled and checked.rows[0].bonus > 0
+
+    code = next(f"TRIPS-{n}" for n in range(3000) if fits(f"TRIPS-{n}"))
+    created = create(client, bots={"1": "standard"}, players=2, code=code)
+    game_id, token = created["id"], created["tokens"]["0"]
+    rows = trips_on_top(view(client, game_id, token)["hand"])
+    assert rows is not None
+    done = arrange(client, game_id, token, rows | {"confirm_foul": True}).get_json()
+    seat = done["result"]["seats"][0]
+    assert seat["fouled"] and seat["rows"][0]["category"] == "three_of_a_kind"
+    assert [row["bonus"] for row in seat["rows"]] == [0, 0, 0]
+
+
 def test_arranging_twice_is_refused(client: FlaskClient) -> None:
     created = create(client, players=3, bots={"2": "expert"})
     game_id, token = created["id"], created["tokens"]["0"]

@@ -698,3 +698,27 @@ def test_combo_kinds_are_the_engine_kinds_in_order() -> None:
     assert tuple(kinds) == banting.COMBO_KINDS
     fives = examples[3:]
     assert all(banting.compare(a, b) < 0 for a, b in pairwise(fives))
+
+
+# API.md: bad input is a ValueError naming the problem, never a TypeError from the binding.
+@pytest.mark.parametrize(
+    ("call", "named"),
+    [
+        (lambda g: g.hand(0.0), "seat"),
+        (lambda g: g.hand("0"), "seat"),
+        (lambda g: g.play("0", ["3d"]), "seat"),
+        (lambda g: g.pass_("1"), "seat"),
+        (lambda g: g.validate(None, ["3d"]), "seat"),
+        (lambda g: banting.validate("3d", "3d", first_play="yes"), "first_play"),
+        (lambda g: banting.validate("3d", "3d", passed=1), "passed"),
+        (lambda g: banting.score(None), "cards_left"),
+        (lambda g: banting.score("1203"), "cards_left"),
+    ],
+)
+def test_wrong_types_are_value_errors(call: Any, named: str) -> None:
+    with pytest.raises(ValueError, match=named):
+        call(banting.Game(code="TYPES"))
+
+
+def test_numpy_flags_are_accepted() -> None:
+    assert banting.validate("3d 4d", "3d", first_play=np.True_).ok

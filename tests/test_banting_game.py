@@ -14,6 +14,7 @@ import random
 import capsa_fast as cf
 import numpy as np
 import pytest
+from capsa_fast import susun
 from capsa_fast.banting import duplicate, sim
 
 B = cf.banting
@@ -32,6 +33,29 @@ def test_code_round_trip_and_normalisation():
             assert B.parse_code(f"  {code.lower()} ") == (players, seed)
     assert B.make_code(4, 0) == "B4000000000"
     assert B.make_code(2, 2**45 - 1) == "B2ZZZZZZZZZ"
+    # Seeds of 2**45 and up take the long form: 13 characters, 64 bits.
+    for seed in (2**45, 2**63 + 12345, 2**64 - 1):
+        code = B.make_code(3, seed)
+        assert len(code) == 15 and B.parse_code(code.lower()) == (3, seed)
+    assert B.make_code(2, 2**64 - 1) == "B2FZZZZZZZZZZZZ"
+    # The long spelling of a small seed deals what its short one does.
+    assert B.parse_code("B20000ZZZZZZZZZ") == B.parse_code("B2ZZZZZZZZZ")
+    assert B.deal("B20000ZZZZZZZZZ") == B.deal("B2ZZZZZZZZZ")
+    # 13 characters starting above F would hold 65 bits: a free code word, hashed.
+    assert B.parse_code("B2G000000000000")[0] is None
+    with pytest.raises(ValueError, match="2\\*\\*64"):
+        B.make_code(2, 2**64)
+
+
+def test_issued_codes_hold_64_bit_seeds():
+    # 45 bits let a seat search every seed from its own hand (a few dozen core-hours); the
+    # codes a game issues now draw 64 bits, so most need the long form.
+    codes = [B.new_code(4) for _ in range(64)] + [susun.new_code(2) for _ in range(64)]
+    assert all(len(code) == 15 for code in codes[:64]), codes[:64]
+    seeds = [B.parse_code(code)[1] for code in codes[:64]]
+    assert max(seeds) >= 2**60  # 64 draws of 64 bits: below 2**60 with chance 2**-256
+    assert sum(len(code) == 15 for code in codes[64:]) == 64
+    assert B.Game(players=4, code=codes[0]).code == codes[0]
 
 
 @pytest.mark.parametrize(

@@ -459,7 +459,8 @@ def test_demoted_twos_are_the_lowest_singles_only() -> None:
 
 def test_code_functions_agree_with_the_model() -> None:
     rng = random.Random(seed_of("codes"))
-    seeds = [0, 1, 31, 32, (1 << 45) - 1, *(rng.getrandbits(45) for _ in range(200))]
+    seeds = [0, 1, 31, 32, (1 << 45) - 1, 1 << 45, (1 << 64) - 1]
+    seeds += [rng.getrandbits(bits) for bits in (45, 64) for _ in range(100)]
     for players in PLAYERS:
         for seed in seeds:
             code = model.make_code(players, seed)
@@ -485,6 +486,7 @@ def test_bad_codes_are_refused(bad: str) -> None:
 def test_free_code_words_deal_as_the_model(players: int) -> None:
     # Words outside the issued format (the example among them) are hashed.
     words = ["B02L1739204", "friday-game", "Q", "B5K7M2Q9XZ1", "B4K7M2Q9XZU", "a_b-c", "9" * 32]
+    words += ["B4G000000000000", "B40000000000000U", "B4000000000000"]  # 65 bits, 14, 12 chars
     for word in words:
         assert banting.parse_code(word) == model.parse_code(word)
         assert model.parse_code(word)[0] is None
@@ -504,7 +506,7 @@ def test_players_must_match_the_code() -> None:
 @pytest.mark.parametrize("players", PLAYERS)
 def test_same_code_same_deal_as_the_model(players: int) -> None:
     rng = random.Random(seed_of("deal", players))
-    for seed in [0, (1 << 45) - 1, *(rng.getrandbits(45) for _ in range(30))]:
+    for seed in [0, (1 << 45) - 1, (1 << 64) - 1, *(rng.getrandbits(64) for _ in range(30))]:
         code = model.make_code(players, seed)
         dealt = model.deal(players, seed)
         first, second = banting.Game(code=code), banting.Game(code=code.lower())

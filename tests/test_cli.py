@@ -95,7 +95,10 @@ def test_play_a_whole_round_with_json_lines() -> None:
     while not copy.over:
         if copy.turn == 0:
             hint = copy.hint(0)
-            moves.append("pass" if hint.is_pass else cf.format_cards(hint.cards))
+            # Cards by name, and every other play by id (0-51) as in the API: a JSON list of
+            # numbers names cards, not their places in the hand.
+            cards = list(hint.cards) if len(moves) % 2 else cf.format_cards(hint.cards)
+            moves.append("pass" if hint.is_pass else cards)
             copy.move(0, "pass" if hint.is_pass else hint.cards)
         else:
             copy.bot_play(copy.turn, levels[copy.turn - 1])
@@ -122,6 +125,14 @@ def test_play_in_the_terminal_refuses_and_quits() -> None:
 def test_sim_json_and_errors() -> None:
     answer = json.loads(run("sim", "--games", "400", "--seats", "standard,random", "--json"))
     assert answer["games"] == 400 and len(answer["seats"]) == 2
+
+    # One game or one table: the 95% intervals are unbounded, printed as null (JSON has
+    # no Infinity; a strict parser refuses it).
+    def refuse(name: str) -> None:
+        raise AssertionError(f"{name} in the JSON output")
+
+    for args in (["sim", "--games", "1"], ["tournament", "--tables", "1"]):
+        json.loads(run(*args, "--json"), parse_constant=refuse)
     bad = CliRunner().invoke(main, ["sim", "--seats", "standard,grandmaster"])
     assert bad.exit_code == 2 and "unknown bot level 'grandmaster'" in bad.output
 

@@ -785,3 +785,15 @@ def test_batch_rejects_a_repeated_card() -> None:
     hands = np.array([HAND, [*HAND[:12], HAND[0]]], dtype=np.uint8)
     with pytest.raises(ValueError):
         susun.arrange_batch(hands, rules_of(), strategy="percentile")
+
+
+def test_score_takes_arrangements_and_refuses_what_is_not_a_table() -> None:
+    hands = susun.deal("SCORE-ARRANGED", 3)
+    arranged = [susun.arrange(hand) for hand in hands]
+    rows = [{"top": a.top, "middle": a.middle, "bottom": a.bottom} for a in arranged]
+    assert susun.score(arranged).points == susun.score(rows).points
+    for bad, named in [(None, "players"), ([None, None], "player 0"), ("ab", "players")]:
+        with pytest.raises(ValueError, match=named):
+            susun.score(bad)
+    with pytest.raises(ValueError, match="stake"):
+        susun.score(rows, stake=float("inf"))

@@ -68,8 +68,23 @@ def test_the_same_code_deals_the_same_hands() -> None:
 
 def test_fresh_codes_are_issued_codes() -> None:
     t = Table(players=2)
-    assert t.code.startswith("S2") and len(t.code) == 11
+    assert t.code.startswith("S2") and len(t.code) == 15  # 13 characters: a 64-bit seed
     assert susun.parse_code(t.code)[0] == 2
+
+
+def test_deep_bots_use_a_bank_only_at_the_presets_rules() -> None:
+    # A server meets the presets' banks only (built once each); rules of a client's own
+    # would cost seconds a table for a new bank, so deep samples there.
+    from capsa_fast.susun import table as table_module
+
+    for name in susun.PRESETS:
+        assert table_module.deep_bank_for(susun.resolve(name)) == _core.SUSUN_DEEP_BANK
+    own = susun.resolve({"preset": "capsa-susun", "foul_points": 13})
+    assert table_module.deep_bank_for(own) == 0
+    hand = susun.deal("BANK-CHOICE", 2)[0]
+    model = susun.ev.strategy_model("deep", own, 2)
+    sampled = _core.susun_deep_choice(hand, own.core, 2, model, bank=0)
+    assert table_module.bot_choice(hand, own, 2, "deep")[:3] == sampled[:3]
 
 
 # --- arranging ---------------------------------------------------------------------------

@@ -19,10 +19,10 @@ async function game(name) {
   return GAMES[name];
 }
 
-/** The game a round code deals: 'S' + players + 9 characters is Susun, anything else
+/** The game a round code deals: 'S' + players + 9 or 13 characters is Susun, anything else
  * Banting (seed 003's links; free code words deal Banting rounds). */
 function gameOfCode(code) {
-  return /^S[234][0-9A-Z]{9}$/i.test(code) ? "susun" : "banting";
+  return /^S[234]([0-9A-Z]{9}|[0-9A-Z]{13})$/i.test(code) ? "susun" : "banting";
 }
 
 function linkCode() {

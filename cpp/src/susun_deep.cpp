@@ -112,8 +112,10 @@ std::shared_ptr<const DeepBank> build_bank(const Rules& rules, const EvModel& mo
 
 // The banks built so far, most recently used first, kKeptBanks at most (about 9 MB each at
 // the default size): a process that meets many rule sets keeps its memory bounded and
-// builds a bank again when an evicted one is needed. One bank is built at a time.
-constexpr std::size_t kKeptBanks = 8;
+// builds a bank again when an evicted one is needed. One bank is built at a time. Twelve
+// hold the four presets at the three table sizes, the banks the package's tables use
+// (capsa_fast.susun.table.deep_bank_for), so a server never rebuilds one of them.
+constexpr std::size_t kKeptBanks = 12;
 struct BankEntry {
   std::weak_ptr<DeepBanks> model;  // the model it was built with
   std::shared_ptr<const DeepBank> bank;

@@ -1,8 +1,12 @@
 """Round codes, shared by both games (RULES.md 3.3 and 4.5).
 
 A round code determines a deal. The codes a game issues are its letter (``B`` for Capsa
-Banting, ``S`` for Capsa Susun) + the number of players + 9 characters of Crockford base32
-holding a 45-bit seed, e.g. ``B4K7M2Q9XZ1``. Any other code word of 1-32 letters, digits,
+Banting, ``S`` for Capsa Susun) + the number of players + 13 characters of Crockford base32
+holding a 64-bit seed, e.g. ``B47ZK2M9Q4XZ1HR8``. Codes of 9 such characters (a 45-bit seed,
+e.g. ``B4K7M2Q9XZ1``: what the games issued before 2026-12-05, and what simulations still
+show) deal as they always did. 45 bits were too few to keep a code secret: from its own 13
+cards a seat could search every seed in a few dozen core-hours; 64 bits put that out of
+reach. Any other code word of 1-32 letters, digits,
 ``-`` or ``_`` works too: its seed is the first 8 bytes, big-endian, of the SHA-256 of the
 game's prefix (``capsa_fast banting round `` or ``capsa_fast susun round ``) + the
 upper-cased word. Codes are case-insensitive. The deal itself (SplitMix64 and Fisher-Yates,
@@ -19,8 +23,12 @@ from typing import Any
 
 CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 """Crockford base32: no I, L, O or U, so a code read aloud or copied by hand survives."""
-SEED_CHARS = 9
-SEED_BITS = 5 * SEED_CHARS
+SEED_CHARS = 13
+"""Characters of an issued code's seed: 13 of base32 hold 64 bits (the first is 0-F)."""
+SEED_BITS = 64
+SHORT_SEED_CHARS = 9
+"""The short form: 9 characters, a seed below 2**45 (codes issued before 2026-12-05)."""
+SHORT_SEED_BITS = 5 * SHORT_SEED_CHARS
 MAX_CODE_LENGTH = 32
 _CODE_WORD_CHARS = frozenset(string.ascii_uppercase + string.digits + "-_")
 
@@ -57,11 +65,13 @@ class CodeFormat:
     hash_prefix: bytes
 
     def make(self, players: int, seed: int) -> str:
-        """The round code for ``players`` (2-4) and a seed in ``0 .. 2**45 - 1``."""
+        """The round code for ``players`` (2-4) and a seed in ``0 .. 2**64 - 1``: the short
+        form (9 characters) for a seed below 2**45, else 13 characters."""
         check_players(players)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << SEED_BITS:
             raise ValueError(f"seed must be an integer 0..2**{SEED_BITS} - 1, got {seed!r}")
-        chars = [CODE_ALPHABET[(seed >> (5 * i)) & 31] for i in reversed(range(SEED_CHARS))]
+        width = SHORT_SEED_CHARS if seed < 1 << SHORT_SEED_BITS else SEED_CHARS
+        chars = [CODE_ALPHABET[(seed >> (5 * i)) & 31] for i in reversed(range(width))]
         return f"{self.letter}{players}{''.join(chars)}"
 
     def parse(self, code: str) -> tuple[int | None, int]:
@@ -69,8 +79,15 @@ class CodeFormat:
 
         Case and surrounding spaces do not matter. ValueError names what is wrong."""
         text = canonical_code(code)
-        issued = len(text) == 2 + SEED_CHARS and text[0] == self.letter and text[1] in "234"
-        if issued and all(ch in CODE_ALPHABET for ch in text[2:]):
+        issued = (
+            len(text) in (2 + SHORT_SEED_CHARS, 2 + SEED_CHARS)
+            and text[0] == self.letter
+            and text[1] in "234"
+            and all(ch in CODE_ALPHABET for ch in text[2:])
+            # 13 characters hold 65 bits: a first character above F is no issued code.
+            and (len(text) == 2 + SHORT_SEED_CHARS or CODE_ALPHABET.index(text[2]) < 16)
+        )
+        if issued:
             seed = 0
             for ch in text[2:]:
                 seed = seed << 5 | CODE_ALPHABET.index(ch)

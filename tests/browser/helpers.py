@@ -365,6 +365,13 @@ class Page:
         self.wait(lambda: not self.is_disabled(button), f"[data-action={name}] enabled")
         self.click(button)
 
+    def double_press(self, name: str) -> None:
+        """Double-click the enabled button ``data-action=name``, as an impatient player
+        does: the page must act once."""
+        button = self.reveal(f'[data-action="{name}"]')
+        self.wait(lambda: not self.is_disabled(button), f"[data-action={name}] enabled")
+        ActionChains(self.driver).double_click(button).perform()
+
     def reveal(self, selector: str) -> WebElement:
         """The element, made visible the way a person would: when it sits in a closed
         menu, by pressing the button that controls the menu (aria-controls)."""

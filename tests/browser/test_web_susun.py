@@ -124,11 +124,15 @@ def test_auto_arrange_then_reveal_and_next_round(page: Page) -> None:
     first = view["totals"]
     assert first["points"] == [s["points"] for s in view["result"]["seats"]]
 
-    page.press("next-round")
+    # A double click deals one round, with no conflict on the way (one request).
+    page.double_press("next-round")
     page.wait(lambda: table.view()["round"] == 2, "the next round dealt on the server")
     view, snap = table.dealt()
     assert view["round"] == 2 and not view["revealed"]
     assert view["totals"] == first, "the match totals carry over"
+    status = page.find('[data-role="status"]').text
+    assert "berubah" not in status and "changed" not in status, status
+    assert not [e for e in page.read_console() if "409" in e.get("message", "")]
 
 
 def six_pairs_code(players: int = 2) -> str:
@@ -155,3 +159,30 @@ def test_a_special_hand_is_offered_and_declared(page: Page) -> None:
     mine = view["result"]["seats"][0]
     assert mine["special"] == "six_pairs" and not mine["fouled"]
     check_result(view, snap)
+
+
+def test_a_round_link_decides_the_players_and_the_stake_is_a_select(page: Page) -> None:
+    # A two-player code: the setup shows 2 players, locked, whatever was chosen before.
+    code = susun.make_code(2, 12345)
+    page.driver.get(f"{page.base}/?code={code}")
+    page.wait_state("setup")
+    players = page.setting("players")
+    page.wait(lambda: page.setting_value("players") == "2", "the code's 2 players shown")
+    assert players.tag_name == "select" and page.is_disabled(players)
+    # WEB.md: each setup control is a select (or radio group) of the API's values.
+    stake = page.setting("stake")
+    assert stake.tag_name == "select"
+    assert {"1", "2.5", "100"} <= set(page.setting_values("stake"))
+    page.choose("stake", "2.5")
+    page.press("lang")
+    page.wait(
+        lambda: "You against 1 computer." in page.described("players"),
+        lambda: f"the English explanation in the singular; shown {page.described('players')!r}",
+    )
+    page.press("start")
+    if page.wait_state("dealing", "playing") == "dealing":
+        page.skip_animation()
+    page.wait_state("playing")
+    view = Susun(page).view()
+    assert view["players"] == 2 and view["stake"] == 2.5 and view["code"] == code
+    page.press("lang")  # back to Indonesian for the next test

@@ -101,6 +101,7 @@ export async function relabel() {
     if (document.body.dataset.state === "setup") showSetup(pendingCode ? t("linkNotice", { code: pendingCode }) : "");
     return;
   }
+  state.note = ""; // the last message was in the other language
   await refresh();
 }
 
@@ -121,7 +122,7 @@ function showSetup(notice = "") {
 
 /** Players dealt by an issued code ('B' + 2-4 + 9 characters); null for a free word. */
 function playersOfCode(code) {
-  const match = /^B([234])[0-9A-Z]{9}$/i.exec(code);
+  const match = /^B([234])([0-9A-Z]{9}|[0-9A-Z]{13})$/i.exec(code);
   return match ? Number(match[1]) : null;
 }
 
@@ -266,6 +267,7 @@ async function passTurn() {
 }
 
 async function nextRound() {
+  if (!state || state.busy) return; // a double click sends one request
   const view = state.view;
   const next = await send(`${GAMES}/${state.session.id}/rounds`, { version: view.version });
   if (next) {
@@ -343,7 +345,7 @@ async function updateVerdict() {
     state.verdict = { key, ...data };
   } catch (error) {
     if (state !== mine || seq !== state.verdictSeq) return;
-    state.verdict = null;
+    state.verdict = { key, ok: false, combo: null, code: "UNCHECKED", message: "" };
     state.note = problemText(error);
   }
   renderLines();
@@ -680,6 +682,7 @@ function selectionText() {
   const combo = verdict.combo ? verdict.combo.label : null;
   const table = view.table ? view.table.label : null;
   // A run the straights setting leaves out is a combo the table forbids (RULES.md 3.1).
+  if (verdict.code === "UNCHECKED") return t("selUnchecked"); // the check failed (offline)
   if (!combo) return t(verdict.code === "RULE_FORBIDS" ? "selForbidden" : "selNoCombo");
   if (verdict.ok) return table ? t("selBeats", { combo, table }) : t("selLeads", { combo });
   if (verdict.code === "DOES_NOT_BEAT" && table) return t("selNotBeats", { combo, table });
@@ -741,6 +744,8 @@ function renderActions() {
   flag(actions.play, "disabled", !playable);
   flag(actions.pass, "disabled", !(canAct && view.can_pass));
   flag(actions.hint, "disabled", !(canAct && view.hint));
+  const next = state.els.result.querySelector('[data-action="next-round"]');
+  if (next) flag(next, "disabled", state.busy);
   // Why «Lewat» is off when the player leads (seed 003: it is refused then).
   if (canAct && !view.can_pass) actions.pass.title = t("yourTurnLead");
   else actions.pass.removeAttribute("title");

@@ -94,6 +94,7 @@ const id = {
   selNotBeats: "{combo} · tidak bisa menimpa {table}",
   selCannot: "{combo} · tidak bisa dikeluarkan",
   selNoCombo: "Bukan kombinasi",
+  selUnchecked: "Pilihan belum bisa diperiksa",
   selForbidden: "Dilarang aturan meja",
   tableEmpty: "Meja bersih",
   playedBy: "oleh {name}",
@@ -120,6 +121,7 @@ const id = {
   players: "Jumlah pemain",
   playersN: "{n} pemain",
   playersExplain: "Kamu melawan {n} komputer.",
+  playersOfCode: "Kode ronde menentukan jumlah pemain.",
   stake: "Taruhan per poin",
   stakeExplain: "Uang = poin × taruhan. Biaya meja diambil dari kemenangan bersih.",
   time_limit: "Batas waktu",
@@ -213,7 +215,7 @@ const en = {
   you: "You",
   bot: "Computer {n}",
   botShort: "Comp. {n}",
-  cards: "{n} cards",
+  cards: "{n} {n|card|cards}",
   round: "Round {n}",
   roundCode: "Round code {code}",
   start: "Start",
@@ -279,6 +281,7 @@ const en = {
   selNotBeats: "{combo} · does not beat {table}",
   selCannot: "{combo} · cannot be played",
   selNoCombo: "Not a combo",
+  selUnchecked: "The selection could not be checked",
   selForbidden: "Not allowed by the table rules",
   tableEmpty: "The table is clear",
   playedBy: "by {name}",
@@ -295,15 +298,16 @@ const en = {
   refused: "Refused: {message}",
   roundOver: "Round {n} over",
   winnerLine: "{name} wins",
-  loserLine: "{cards} cards × {mult} = {points}",
+  loserLine: "{cards} {cards|card|cards} × {mult} = {points}",
   winnerTotal: "total {points}",
   dragonWin: "Dragon! {name} holds all 13 ranks.",
-  matchAfter: "Totals after {n} rounds",
+  matchAfter: "Totals after {n} {n|round|rounds}",
 
   susunTitle: "Capsa Susun table",
   players: "Players",
   playersN: "{n} players",
-  playersExplain: "You against {n} computers.",
+  playersExplain: "You against {n} {n|computer|computers}.",
+  playersOfCode: "The round code decides the number of players.",
   stake: "Stake per point",
   stakeExplain: "Money = points × stake. The room fee comes out of net wins.",
   time_limit: "Time limit",
@@ -341,7 +345,7 @@ const en = {
   selectFirst: "Choose cards first, then tap a row.",
   rowFull: "The {row} row holds only {size} cards.",
   allPlaced: "Every card is placed.",
-  placedLeft: "{n} more cards.",
+  placedLeft: "{n} more {n|card|cards}.",
   foulWarning: "Foul! {rows}.",
   "out_top>middle": "Top is stronger than Middle",
   "out_middle>bottom": "Middle is stronger than Bottom",
@@ -369,7 +373,7 @@ const en = {
   rowLost: "lost",
   rowTie: "tie",
   multiplier: "×{n}",
-  pointsN: "{n} points",
+  pointsN: "{n} {n|point|points}",
   money: "money {m}",
   fee: "room fee {f}",
   feeTotal: "Room fee in all {f}",
@@ -385,7 +389,11 @@ export function t(key, vars = {}) {
   const table = STRINGS[store.lang] || id;
   const text = table[key] ?? id[key];
   if (text === undefined) return key;
-  return text.replace(/\{(\w+)\}/g, (match, name) => (name in vars ? String(vars[name]) : match));
+  // "{n|card|cards}": the first word when n is 1 (or -1, +1), else the second.
+  return text
+    .replace(/\{(\w+)\|([^|}]*)\|([^}]*)\}/g, (match, name, one, many) =>
+      name in vars ? (Math.abs(Number(String(vars[name]).replace("\u2212", "-"))) === 1 ? one : many) : match)
+    .replace(/\{(\w+)\}/g, (match, name) => (name in vars ? String(vars[name]) : match));
 }
 
 /** Re-label the template's fixed elements (data-i18n: text, data-i18n-label: aria-label). */

@@ -1,7 +1,7 @@
 // Capsa Susun setup: number of players, computer level, stake, optional time limit and the
 // rules preset; each control's values are the API's values (WEB.md: data-setting).
 
-import { h } from "../shared/dom.js";
+import { formatNumber, h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 import { savePrefs, store } from "../shared/store.js";
 
@@ -9,6 +9,9 @@ export const PLAYERS = [2, 3, 4];
 export const LEVELS = ["beginner", "standard", "expert", "master"];
 export const TIME_LIMITS = ["", "60", "120", "300"]; // seconds; "" is no limit (null)
 export const PRESETS = ["capsa-susun", "classic", "two-four", "susun-specials"];
+// Stakes offered (WEB.md: a select whose values are the API's); a stake saved from an
+// earlier version of the page that is not among them is offered too.
+export const STAKES = ["0.5", "1", "2", "2.5", "5", "10", "20", "50", "100", "250", "500", "1000", "5000", "10000"];
 const MAX_STAKE = 1e12; // the API's bound on a stake
 
 function currentChoices() {
@@ -17,7 +20,7 @@ function currentChoices() {
   return {
     players: PLAYERS.includes(Number(saved.players)) ? Number(saved.players) : 4,
     level: LEVELS.includes(saved.level) ? saved.level : "standard",
-    stake: Number.isFinite(stake) && stake >= 0 ? stake : 1,
+    stake: Number.isFinite(stake) && stake > 0 && stake <= MAX_STAKE ? stake : 1,
     time_limit: TIME_LIMITS.includes(saved.time_limit) ? saved.time_limit : "",
     preset: PRESETS.includes(saved.preset) ? saved.preset : "capsa-susun",
   };
@@ -30,8 +33,10 @@ function timeText(value) {
 }
 
 /** The setup screen; `onStart(choices, button)` starts a table. */
-export function renderSetup(root, { onStart, resume, notice }) {
+export function renderSetup(root, { onStart, resume, notice, players = null }) {
   const choices = currentChoices();
+  // A round link's code decides the number of players: shown, and not to be changed.
+  if (players) choices.players = players;
   const explain = {
     players: h("p", { class: "explain", id: "explain-players", "aria-live": "polite" }),
     level: h("p", { class: "explain", id: "explain-susun-level", "aria-live": "polite" }),
@@ -40,13 +45,15 @@ export function renderSetup(root, { onStart, resume, notice }) {
     preset: h("p", { class: "explain", id: "explain-preset", "aria-live": "polite" }),
   };
   const refresh = () => {
-    explain.players.textContent = t("playersExplain", { n: choices.players - 1 });
+    explain.players.textContent = players
+      ? `${t("playersExplain", { n: choices.players - 1 })} ${t("playersOfCode")}`
+      : t("playersExplain", { n: choices.players - 1 });
     explain.level.textContent = t(`levelExplain_${choices.level}`);
     explain.time_limit.textContent = choices.time_limit ? t("timeExplain") : t("timeExplainNone");
     explain.preset.textContent = t(`presetExplain_${choices.preset}`);
   };
   const remember = () => {
-    store.setup.susun = { ...choices };
+    store.setup.susun = { ...choices, players: players ? currentChoices().players : choices.players };
     savePrefs();
     refresh();
   };
@@ -63,7 +70,7 @@ export function renderSetup(root, { onStart, resume, notice }) {
           "aria-describedby": explain[name].id,
           onchange: (event) => {
             const value = event.target.value;
-            choices[name] = name === "players" ? Number(value) : value;
+            choices[name] = name === "players" || name === "stake" ? Number(value) : value;
             remember();
           },
         },
@@ -72,24 +79,14 @@ export function renderSetup(root, { onStart, resume, notice }) {
       explain[name],
     );
 
-  const stake = h("input", {
-    id: "susun-stake",
-    type: "number",
-    inputmode: "decimal",
-    min: "0",
-    max: String(MAX_STAKE),
-    step: "any",
-    value: String(choices.stake),
-    dataset: { setting: "stake" },
-    "aria-describedby": "explain-stake",
-    oninput: (event) => {
-      const value = Number(event.target.value);
-      if (event.target.value !== "" && Number.isFinite(value) && value >= 0 && value <= MAX_STAKE) {
-        choices.stake = value;
-        remember();
-      }
-    },
-  });
+  const stakes = STAKES.includes(String(choices.stake))
+    ? STAKES
+    : [...STAKES, String(choices.stake)].sort((a, b) => Number(a) - Number(b));
+  const playersRow = select("players", "susun-players", PLAYERS, t("players"), (n) => t("playersN", { n }));
+  if (players) {
+    playersRow.querySelector("select").disabled = true;
+    explain.players.dataset.locked = "";
+  }
 
   const start = h("button", { type: "button", class: "primary big", dataset: { action: "start" } }, t("start"));
   start.addEventListener("click", () => onStart({ ...choices }, start));
@@ -100,9 +97,9 @@ export function renderSetup(root, { onStart, resume, notice }) {
       { class: "setup", "aria-labelledby": "setup-title" },
       h("h2", { id: "setup-title" }, t("susunTitle")),
       notice ? h("p", { class: "notice", dataset: { role: "status" }, role: "status" }, notice) : null,
-      select("players", "susun-players", PLAYERS, t("players"), (n) => t("playersN", { n })),
+      playersRow,
       select("level", "susun-level", LEVELS, t("level"), (value) => t(`level_${value}`)),
-      h("div", { class: "setting-row" }, h("label", { for: "susun-stake" }, t("stake")), stake, explain.stake),
+      select("stake", "susun-stake", stakes, t("stake"), formatNumber),
       select("time_limit", "susun-time", TIME_LIMITS, t("time_limit"), timeText),
       select("preset", "susun-preset", PRESETS, t("preset"), (value) => t(`preset_${value}`)),
       h(

@@ -92,6 +92,7 @@ export async function relabel() {
   }
   state.rowWords = {};
   state.check = null;
+  state.note = ""; // the last message was in the other language
   await refresh();
 }
 
@@ -116,11 +117,12 @@ function showSetup(notice = "") {
     notice,
     onStart: (choices, button) => start(choices, button),
     resume: session && !pendingCode ? () => resume(session) : null,
+    players: pendingCode ? playersOfCode(pendingCode) : null,
   });
 }
 
 function playersOfCode(code) {
-  const match = /^S([234])[0-9A-Z]{9}$/i.exec(code);
+  const match = /^S([234])([0-9A-Z]{9}|[0-9A-Z]{13})$/i.exec(code);
   return match ? Number(match[1]) : null;
 }
 
@@ -203,6 +205,7 @@ function setView(view) {
 
 async function dealIn(view) {
   const mine = state;
+  state.note = ""; // a new deal starts with a clean status line
   setView(view);
   build();
   await sequence(async () => {
@@ -488,6 +491,7 @@ async function autoArrange() {
 }
 
 async function nextRound() {
+  if (!state || state.busy) return; // a double click sends one request
   const view = await send(`${GAMES}/${state.session.id}/rounds`, { version: state.view.version });
   if (view) await dealIn(view);
 }
@@ -817,6 +821,8 @@ function renderActions() {
   flag(state.els.actions.submit, "disabled", !(can && complete() && checkFits()));
   for (const button of state.els.specials.querySelectorAll("button")) flag(button, "disabled", !can);
   for (const button of state.els.confirm.querySelectorAll("button")) flag(button, "disabled", !can);
+  const next = state.els.reveal.querySelector('[data-action="next-round"]');
+  if (next) flag(next, "disabled", state.busy);
   state.els.actions.auto.hidden = !arranging();
   state.els.actions.submit.hidden = !arranging();
 }

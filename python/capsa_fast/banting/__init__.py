@@ -118,6 +118,13 @@ def validate(
     """
     _words.check_language(lang)
     r = resolve(rules)
+    for name, flag in (
+        ("first_play", first_play),
+        ("passed", passed),
+        ("twos_demoted", twos_demoted),
+    ):
+        if not isinstance(flag, bool | np.bool_):
+            raise ValueError(f"{name} must be true or false, got {flag!r}")
     is_pass = isinstance(play, str) and play.strip().lower() == "pass"
     hand_ids = _core.parse_cards(hand)
     play_ids = None if is_pass else _core.parse_cards(play)
@@ -244,6 +251,8 @@ def score_lines(cards_left: Sequence[int], rules: RulesLike = None) -> list[dict
 
 
 def _check_cards_left(cards_left: Sequence[int]) -> list[int]:
+    if isinstance(cards_left, str | bytes) or not hasattr(cards_left, "__iter__"):
+        raise ValueError(f"cards_left: expected 2 to 4 counts, got {cards_left!r}")
     counts = list(cards_left)
     if not 2 <= len(counts) <= 4:
         raise ValueError(f"cards_left: a round has 2 to 4 players, got {len(counts)}")

@@ -4,8 +4,10 @@ The round itself lives in C++ (``_core.BantingRound``); this layer parses input,
 running totals of a match and words the refusals. A round is a pure function of its
 rules, its code and the moves made, so replaying the moves rebuilds any position.
 
-Round codes: the codes this package issues are ``B`` + the number of players + 9 characters
-of Crockford base32 holding a 45-bit seed, e.g. ``B4K7M2Q9XZ1``. Any other code word of 1-32
+Round codes: the codes this package issues are ``B`` + the number of players + 13 characters
+of Crockford base32 holding a 64-bit seed, e.g. ``B44D3BFCNXW9N3Z``; the short form of 9
+characters (a 45-bit seed, e.g. ``B4K7M2Q9XZ1``, issued before 2026-12-05) still deals as it
+did (:mod:`capsa_fast._codes`). Any other code word of 1-32
 letters, digits, ``-`` or ``_`` (``FRIDAY-GAME``, ``B02L1739204``) works too: its seed is the
 first 8 bytes, big-endian, of the SHA-256 of ``capsa_fast banting round `` + the upper-cased
 code. Codes are case-insensitive. The deal: SplitMix64 seeded with the seed drives a
@@ -58,7 +60,8 @@ GAME_CODES: tuple[str, ...] = ("ROUND_OVER", "NOT_YOUR_TURN")
 
 
 def make_code(players: int, seed: int) -> str:
-    """The round code for ``players`` (2-4) and a seed in ``0 .. 2**45 - 1``."""
+    """The round code for ``players`` (2-4) and a seed in ``0 .. 2**64 - 1`` (9 characters
+    for a seed below 2**45, else 13)."""
     return BANTING_CODES.make(players, seed)
 
 
@@ -308,6 +311,7 @@ class Game:
 
     def hand(self, seat: int) -> list[int]:
         """The seat's cards, low to high in Big Two order."""
+        self._check_seat(seat)
         return self._r.hand(seat)
 
     def legal_plays(self, seat: int) -> list[Any]:
@@ -325,12 +329,14 @@ class Game:
         """Judge a move (cards, or ``"pass"``) without making it; ``lang`` ("en" or "id")
         is the language of the message."""
         check_language(lang)
+        self._check_seat(seat)
         ids = _play_ids(play)
         code, combo, lowest = self._r.check(seat, ids)
         return self._verdict(seat, ids, code, combo, lowest, lang)
 
     def move(self, seat: int, play: Any) -> Move:
         """Make a move (cards, or ``"pass"``); IllegalPlay (state unchanged) if refused."""
+        self._check_seat(seat)
         ids = _play_ids(play)
         code, combo, lowest = self._r.apply(seat, ids)
         if code != "OK":  # nothing changed, so the message reads the same position

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -54,8 +55,20 @@ def connect_ray(address: str | None, cpus: int | None = None) -> None:
         raise click.UsageError(str(exc)) from None
 
 
+def _finite(value: Any) -> Any:
+    """``value`` with every infinite or NaN float as None: JSON has no such numbers (a 95%
+    interval from a single round is unbounded, printed as null)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
+
+
 def emit_json(value: Any) -> None:
-    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+    click.echo(json.dumps(_finite(value), indent=2, ensure_ascii=False, allow_nan=False))
 
 
 def parse_setting(text: str) -> tuple[str, Any]:
@@ -76,7 +89,8 @@ def set_option(function: F) -> F:
         "overrides",
         multiple=True,
         metavar="KEY=VALUE",
-        help="Override a rule setting, e.g. --set pass_locks=true (JSON values allowed).",
+        help="Override a rule setting of the game (JSON values allowed), e.g. --set "
+        "pass_locks=true for Capsa Banting, --set foul_points=6 for Capsa Susun.",
     )(function)
 
 

@@ -150,10 +150,14 @@ def command(
                 line = _read("Your move:", as_json)
                 if not line:
                     continue
+                sent: Any = None
                 if as_json:
-                    with contextlib.suppress(json.JSONDecodeError, TypeError):  # else as typed
+                    with contextlib.suppress(json.JSONDecodeError):  # else as typed
                         sent = json.loads(line)
-                        line = "pass" if sent == "pass" else " ".join(str(card) for card in sent)
+                    if sent == "pass":
+                        line, sent = "pass", None
+                    elif not isinstance(sent, list):
+                        sent = None
                 word = line.lower()
                 if word in ("quit", "q", "exit"):
                     raise Quit
@@ -167,10 +171,15 @@ def command(
                     continue
                 if word == "hand":
                     continue
+                # A JSON list holds cards as in the API (names or ids 0-51), not the
+                # numbers in the hand a person types.
+                play: Any = sent
                 try:
-                    move = game.move(0, _cards_of(line, game.hand(0)))
+                    if play is None:
+                        play = _cards_of(line, game.hand(0))
+                    move = game.move(0, play)
                 except banting.IllegalPlay as refused:
-                    message = game.validate(0, _cards_of(line, game.hand(0)), lang).message
+                    message = game.validate(0, play, lang).message
                     if as_json:
                         event("refused", code=refused.code, message=message)
                     else:

@@ -190,21 +190,38 @@ def score(players: Sequence[Any], rules: RulesLike = None, stake: float = 1) -> 
     """Score a table of 2-4 players (RULES.md 4.2); zero-sum.
 
     Each player is ``{"top", "middle", "bottom"}`` (arranged rows) or ``{"hand"}`` (13 cards,
-    arranged with the ev strategy), or a 3-tuple of rows. Either form may add
+    arranged with the ev strategy), a 3-tuple of rows, or an :class:`Arrangement` (its rows,
+    as :func:`arrange` returns them). Either form may add
     ``"special"``: a special hand the player declares instead of its rows (RULES.md 4.4;
     ValueError when the cards do not hold it or the rules do not count it). A dragon is
     scored as a dragon whether declared or not.
     """
     r = resolve(rules)
+    if isinstance(players, str | bytes | Mapping) or not hasattr(players, "__iter__"):
+        raise ValueError(f"players must be a list of 2 to 4 players, got {type(players).__name__}")
+    players = list(players)
     if not 2 <= len(players) <= 4:
         raise ValueError(f"a Susun table has 2 to 4 players, got {len(players)}")
-    if isinstance(stake, bool) or not isinstance(stake, int | float) or not stake >= 0:
-        raise ValueError(f"stake must be a non-negative number, got {stake!r}")
+    if (
+        isinstance(stake, bool)
+        or not isinstance(stake, int | float)
+        or not 0 <= stake < float("inf")
+    ):
+        raise ValueError(f"stake must be a finite non-negative number, got {stake!r}")
     seen: dict[int, int] = {}
     entries = []
     arrangements: list[Arrangement | None] = []
     for i, player in enumerate(players):
         declared = None
+        if isinstance(player, Arrangement):
+            player = {"top": player.top, "middle": player.middle, "bottom": player.bottom}
+        if not isinstance(player, Mapping) and (
+            isinstance(player, str | bytes) or not hasattr(player, "__iter__")
+        ):
+            raise ValueError(
+                f"player {i}: expected {{'top', 'middle', 'bottom'}}, {{'hand'}}, three rows "
+                f"or an Arrangement, got {type(player).__name__}"
+            )
         if isinstance(player, Mapping) and "special" in player:
             declared = player["special"]
             player = {k: v for k, v in player.items() if k != "special"}

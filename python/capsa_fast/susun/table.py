@@ -1,12 +1,13 @@
 """A Capsa Susun table (RULES.md 4.5): deal by round code, arrange in secret, reveal, score.
 
-A round is dealt from a round code (``S`` + the number of players + 9 characters for the
-codes this package issues, or any code word: see :mod:`capsa_fast._codes`); the same code
-deals the same hands everywhere. Each seat arranges its 13 cards into a top (3), middle (5)
-and bottom (5) row, or declares a special hand; a fouled arrangement is refused unless
-confirmed. When every seat has arranged (or the time limit has passed, after which the
-``expert`` bot arranges the seats that had not), the rows are revealed and scored with the
-stake and the room fee, and a match keeps running totals.
+A round is dealt from a round code (``S`` + the number of players + 13 characters, or 9
+in the short form, for the codes this package issues, or any code word: see
+:mod:`capsa_fast._codes`); the same code deals the same hands everywhere. Each seat
+arranges its 13 cards into a top (3), middle (5) and bottom (5) row, or declares a special
+hand; a fouled arrangement is refused unless confirmed. When every seat has arranged (or
+the time limit has passed, after which the ``expert`` bot arranges the seats that had not),
+the rows are revealed and scored with the stake and the room fee, and a match keeps running
+totals.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 from .. import _core
 from .._codes import SUSUN_CODES, canonical_code, check_players
 from .ev import VERSIONS, strategy_model
-from .rules import POSITIONS, Rules, resolve
+from .rules import POSITIONS, PRESETS, Rules, resolve
 
 LEVELS: dict[str, str] = {
     "beginner": "naive",
@@ -42,7 +43,8 @@ TABLE_CODES: tuple[str, ...] = (
 
 
 def make_code(players: int, seed: int) -> str:
-    """The Susun round code for ``players`` (2-4) and a seed in ``0 .. 2**45 - 1``."""
+    """The Susun round code for ``players`` (2-4) and a seed in ``0 .. 2**64 - 1`` (9
+    characters for a seed below 2**45, else 13)."""
     return SUSUN_CODES.make(players, seed)
 
 
@@ -74,15 +76,27 @@ def strategy_of(level: str) -> str:
     raise ValueError(f"bot level must be one of {known}, got {level!r}")
 
 
+_PRESET_RULES: tuple[Rules, ...] = tuple(Rules.preset(name) for name in PRESETS)
+
+
+def deep_bank_for(rules: Rules) -> int:
+    """The bank ``deep`` scores against at a table of these rules: the default bank for a
+    preset's rule set (built once per process and table size, about 3.6 s, and kept), none
+    (0: 100 opponent hands sampled a decision, about 3 ms) for any other rule set. So a
+    table with rules of its own never waits seconds for a bank, and a server meets at most
+    the presets' banks however many rule sets its clients send."""
+    return _core.SUSUN_DEEP_BANK if rules in _PRESET_RULES else 0
+
+
 def bot_choice(
     hand: Sequence[int], rules: Rules, players: int, strategy: str
 ) -> tuple[list[int], list[int], list[int], float, str | None]:
     """(top, middle, bottom, score, declared special or None) of a bot playing ``strategy``
-    at a table of ``players``: ``deep`` samples opponents' hands (about 4 ms), the others
-    arrange in tens of microseconds."""
+    at a table of ``players``: ``deep`` takes about 1-3 ms (:func:`deep_bank_for`), the
+    others arrange in tens of microseconds."""
     model = strategy_model(strategy, rules, players)
     if strategy == "deep":
-        return _core.susun_deep_choice(hand, rules.core, players, model)
+        return _core.susun_deep_choice(hand, rules.core, players, model, bank=deep_bank_for(rules))
     return _core.susun_bot_choice(hand, rules.core, "ev" if model is not None else strategy, model)
 
 
