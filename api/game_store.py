@@ -46,6 +46,10 @@ TOKEN_BYTES = 32
 # app's STORE_BUSY_TIMEOUT), and how long the health check's write probe waits.
 BUSY_TIMEOUT_SECONDS = 1.0
 PROBE_TIMEOUT_SECONDS = 0.1
+# The health probe's row: a new game takes about 1-1.5 KB, but its insert can need a fresh
+# page in each of the trees it touches (the table, its indexes), so a store with room for one
+# page only is full for a game. 16 KB (four pages of 4 KB) is room for a game.
+PROBE_BYTES = 16 * 1024
 SCHEMA_VERSION = 3  # PRAGMA user_version; 2 added expires_at, 3 settings and susun_games
 # Defaults of how long games are kept after their last move (the app passes its settings).
 FINISHED_GAME_TTL = 24 * 60 * 60
@@ -581,8 +585,9 @@ class GameStore:
     def check(self) -> None:
         """Raise (sqlite3.Error, OSError) unless the store can be opened, read and written.
 
-        The write is a probe: a page-sized row inserted and rolled back, which fails when the
-        store is read-only, locked past :data:`PROBE_TIMEOUT_SECONDS` or at ``max_bytes``.
+        The write is a probe: a row of :data:`PROBE_BYTES` inserted and rolled back, which
+        fails when the store is read-only, locked past :data:`PROBE_TIMEOUT_SECONDS` or too
+        near ``max_bytes`` for another game.
         A rolled-back write never reaches the disk, so a full disk is read from the free
         space beside the file (:class:`StoreFull` below ``min_free_bytes``).
         """
@@ -594,7 +599,10 @@ class GameStore:
             try:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    conn.execute("INSERT INTO store_probe (filler) VALUES (zeroblob(?))", (page,))
+                    conn.execute(
+                        "INSERT INTO store_probe (filler) VALUES (zeroblob(?))",
+                        (max(page, PROBE_BYTES),),
+                    )
                 finally:
                     conn.execute("ROLLBACK")
             finally:

@@ -47,7 +47,7 @@ from api.games_schemas import (
     RoundResult,
     TableCombo,
 )
-from api.language import message_language
+from api.language import message_language, say
 from api.routing import ModelBlueprint
 from api.sessions import (
     CHANGE_PROBLEMS,
@@ -250,7 +250,11 @@ def create_game(body: CreateGameRequest) -> GameCreated:
     assert rules is not None
     humans = [seat for seat in range(players) if seat not in bots]
     if body.code is not None and codes_secret(len(humans)):
-        raise ApiProblem(403, CODE_NOT_ALLOWED_DETAIL, code="CODE_NOT_ALLOWED")
+        raise ApiProblem(
+            403,
+            say(CODE_NOT_ALLOWED_DETAIL, sessions.CODE_NOT_ALLOWED_DETAIL_ID),
+            code="CODE_NOT_ALLOWED",
+        )
 
     game = engine(lambda: banting.Game(rules=rules, players=players, code=body.code), "code")
     tokens = {seat: new_token() for seat in humans}
@@ -429,7 +433,10 @@ def next_round(body: NextRoundRequest, game_id: str) -> GameView:
     if not game.over:
         raise ApiProblem(
             409,
-            "The round is not over yet; the next one is dealt once it is.",
+            say(
+                "The round is not over yet; the next one is dealt once it is.",
+                "Ronde belum selesai; ronde berikutnya dibagi setelah ronde ini selesai.",
+            ),
             code="ROUND_NOT_OVER",
         )
     finish_round(record, game)

@@ -30,6 +30,11 @@ def message_language() -> str:
     return language
 
 
+def say(english: str, indonesian: str) -> str:
+    """A message in the request's language (the response states it as Content-Language)."""
+    return indonesian if message_language() == "id" else english
+
+
 def _best_language() -> str:
     ranked = sorted(request.accept_languages, key=lambda item: -item[1])
     for value, quality in ranked:

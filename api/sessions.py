@@ -27,6 +27,7 @@ from flask import Blueprint, Flask, Response, after_this_request, current_app, g
 
 from api.errors import ApiProblem, api_problem_response
 from api.game_store import GameStore, SessionRecord
+from api.language import say
 
 _STORE_KEY = "capsa_fast_api.game_store"
 # Statuses the routes of one game answer besides those of a body.
@@ -37,6 +38,11 @@ CONFLICT_DETAIL = "The game changed while your move was being made; fetch it and
 CODE_NOT_ALLOWED_DETAIL = (
     "A game with two or more human seats is dealt from codes the server picks: a seat that "
     "knew a round's code would know every hand. Leave 'code' out."
+)
+CONFLICT_DETAIL_ID = "Permainan berubah saat langkahmu diproses; ambil lagi lalu coba lagi."
+CODE_NOT_ALLOWED_DETAIL_ID = (
+    "Permainan dengan dua pemain manusia atau lebih dibagi dari kode yang dipilih server: "
+    "pemain yang tahu kode sebuah ronde akan tahu semua kartu. Jangan kirim 'code'."
 )
 # A view's ETag: this many hex digits of a SHA-256 (the tag only has to differ between views).
 ETAG_HEX_DIGITS = 20
@@ -100,7 +106,7 @@ def store_unavailable(exc: Exception) -> ApiProblem:
     )
 
 
-def _store_failed(exc: sqlite3.Error) -> Response:
+def _store_failed(exc: sqlite3.Error | OSError) -> Response:
     return api_problem_response(store_unavailable(exc))
 
 
@@ -151,6 +157,9 @@ def seat_routes(bp: Blueprint, kind: type[SessionRecord]) -> None:
         g.seated = Seated(record, seat)
 
     bp.register_error_handler(sqlite3.Error, _store_failed)
+    # The store's folder or file cannot be made or opened (a bad GAMES_DB path, a read-only
+    # disk): as unavailable as a locked store, and /v1/health says so too.
+    bp.register_error_handler(OSError, _store_failed)
 
 
 def seated() -> Seated:
@@ -186,16 +195,25 @@ def check_versions(found: Seated, version: int | None, languages: Iterable[str])
         if not (tags.star_tag or any(tags.contains(tag) for tag in current)):
             raise ApiProblem(
                 412,
-                "If-Match names no current view of this seat: the game has moved on since (it "
-                f"is at version {record.version} now). Nothing was changed; fetch it and try "
-                "again.",
+                say(
+                    "If-Match names no current view of this seat: the game has moved on since "
+                    f"(it is at version {record.version} now). Nothing was changed; fetch it "
+                    "and try again.",
+                    "If-Match tidak menyebut tampilan terkini kursi ini: permainan sudah "
+                    f"berlanjut (kini versi {record.version}). Tidak ada yang diubah; ambil "
+                    "lagi lalu coba lagi.",
+                ),
                 code="VERSION_MISMATCH",
             )
     if version is not None and version != record.version:
         raise ApiProblem(
             409,
-            f"This request is for version {version} of the game, which is at version "
-            f"{record.version} now; nothing was changed. Fetch it and try again.",
+            say(
+                f"This request is for version {version} of the game, which is at version "
+                f"{record.version} now; nothing was changed. Fetch it and try again.",
+                f"Permintaan ini untuk versi {version} permainan, yang kini di versi "
+                f"{record.version}; tidak ada yang diubah. Ambil lagi lalu coba lagi.",
+            ),
             code="CONFLICT",
         )
 
@@ -203,7 +221,9 @@ def check_versions(found: Seated, version: int | None, languages: Iterable[str])
 def refuse_code(record: SessionRecord) -> None:
     """403 when the server picks this game's round codes (two or more human seats)."""
     if record.codes_secret:
-        raise ApiProblem(403, CODE_NOT_ALLOWED_DETAIL, code="CODE_NOT_ALLOWED")
+        raise ApiProblem(
+            403, say(CODE_NOT_ALLOWED_DETAIL, CODE_NOT_ALLOWED_DETAIL_ID), code="CODE_NOT_ALLOWED"
+        )
 
 
 def tag_response(record: SessionRecord, seat: int, language: str) -> None:
@@ -219,4 +239,4 @@ def tag_response(record: SessionRecord, seat: int, language: str) -> None:
 def save(record: SessionRecord) -> None:
     """Store a changed match; 409 CONFLICT when another request saved it first."""
     if not current_store().save(record):
-        raise ApiProblem(409, CONFLICT_DETAIL, code="CONFLICT")
+        raise ApiProblem(409, say(CONFLICT_DETAIL, CONFLICT_DETAIL_ID), code="CONFLICT")

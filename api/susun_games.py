@@ -34,11 +34,12 @@ from api.game_store import (
     new_game_id,
     new_token,
 )
-from api.language import message_language
+from api.language import message_language, say
 from api.routing import ModelBlueprint
 from api.sessions import (
     CHANGE_PROBLEMS,
     CODE_NOT_ALLOWED_DETAIL,
+    CODE_NOT_ALLOWED_DETAIL_ID,
     ETAG_HEADER,
     GAME_PROBLEMS,
     IF_MATCH_HEADER,
@@ -330,7 +331,11 @@ def create_game(body: CreateSusunGameRequest) -> SusunGameCreated:
     assert rules is not None
     humans = [seat for seat in range(players) if seat not in bots]
     if body.code is not None and codes_secret(len(humans)):
-        raise ApiProblem(403, CODE_NOT_ALLOWED_DETAIL, code="CODE_NOT_ALLOWED")
+        raise ApiProblem(
+            403,
+            say(CODE_NOT_ALLOWED_DETAIL, CODE_NOT_ALLOWED_DETAIL_ID),
+            code="CODE_NOT_ALLOWED",
+        )
 
     table = engine(
         lambda: susun.Table(
@@ -511,7 +516,11 @@ def next_round(body: NextSusunRoundRequest, game_id: str) -> SusunGameView:
     if not table.revealed:
         raise ApiProblem(
             409,
-            "The round is not revealed yet; the next one is dealt once every seat has arranged.",
+            say(
+                "The round is not revealed yet; the next one is dealt once every seat has "
+                "arranged.",
+                "Ronde belum dibuka; ronde berikutnya dibagi setelah semua kursi menyusun.",
+            ),
             code="ROUND_NOT_OVER",
         )
     engine(lambda: table.next_round(code), "code")

@@ -417,6 +417,25 @@ def test_a_restarted_app_continues_the_game(db_path: Path) -> None:
     assert_finished(view, code)
 
 
+def test_session_refusals_speak_indonesian_when_asked(client: FlaskClient) -> None:
+    # The engine's refusals were Indonesian under Accept-Language: id; the session's own
+    # (round not over, a stale version, a code the server picks) are too.
+    created = create(client, bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    indonesian = bearer(token) | {"Accept-Language": "id"}
+    response = client.post(f"{GAMES}/{game_id}/rounds", headers=indonesian)
+    problem = assert_problem(response, 409)
+    assert problem["code"] == "ROUND_NOT_OVER" and "Ronde belum selesai" in problem["detail"]
+    assert response.headers["Content-Language"] == "id"
+    stale = client.post(
+        f"{GAMES}/{game_id}/moves", json={"play": "pass", "version": 999}, headers=indonesian
+    )
+    problem = assert_problem(stale, 409)
+    assert problem["code"] == "CONFLICT" and "tidak ada yang diubah" in problem["detail"]
+    english = assert_problem(client.post(f"{GAMES}/{game_id}/rounds", headers=bearer(token)), 409)
+    assert english["detail"].startswith("The round is not over")
+
+
 def test_next_round_keeps_the_totals(client: FlaskClient) -> None:
     code = code_where_seat_leads(0)
     created = create(client, code=code, bots=THREE_BOTS)

@@ -423,6 +423,30 @@ def test_a_full_store_is_503_on_writes_and_on_health(tmp_path: Path) -> None:
     assert roomy.post("/v1/banting/games", json={"bots": BOTS}).status_code == 201
 
 
+def test_health_is_503_before_a_game_would_not_fit(tmp_path: Path) -> None:
+    """Health must not say 200 while the next game cannot be stored: its probe is room for a
+    game (PROBE_BYTES), not one page. Each 200 is followed by a game that fits."""
+    for limit in (40_000, 60_000):
+        client = make_app(tmp_path / str(limit), GAMES_DB_MAX_BYTES=limit).test_client()
+        for _ in range(200):
+            healthy = client.get("/v1/health").status_code == 200
+            created = client.post("/v1/banting/games", json={"bots": BOTS}).status_code
+            assert created in (201, 503)
+            assert not healthy or created == 201, f"health said 200, then a game got {created}"
+            if created != 201:
+                break
+        assert created == 503
+
+
+def test_a_store_path_that_cannot_be_made_is_503_not_500(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    client = make_app(tmp_path, GAMES_DB=str(blocker / "sub" / "games.sqlite3")).test_client()
+    problem = assert_problem(client.post("/v1/banting/games", json={"bots": BOTS}), 503)
+    assert problem["code"] == "SESSION_STORE_UNAVAILABLE"
+    assert assert_problem(client.get("/v1/health"), 503)["code"] == "SESSION_STORE_UNAVAILABLE"
+
+
 def test_health_says_503_when_the_disk_has_no_room(tmp_path: Path) -> None:
     """A write rolled back never reaches the disk, so the health check also reads the free
     space beside the store: less than GAMES_DB_MIN_FREE_BYTES is a full disk."""
