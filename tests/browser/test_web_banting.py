@@ -128,6 +128,10 @@ def test_whole_rounds_by_hint_to_the_result_card(page: Page) -> None:
             view, snap = table.synced()
             moves += 1
         assert page.state() == "round-over"
+        # Nothing selected: the info line is «Sisa N · …» itself, no separator in front.
+        assert page.js(
+            "return document.querySelector('[data-role=\"info\"]').textContent"
+        ).startswith("Sisa"), snap["info"]
         check_result(view, snap)
         if round_number == 1:
             page.screenshot("banting-result-desktop")

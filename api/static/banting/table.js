@@ -702,7 +702,9 @@ function renderLines() {
     info.replaceChildren(sel, h("span", { class: "sep", "aria-hidden": "true" }, " · "), h("span", { class: "left" }));
   }
   if (selection !== null) sel.textContent = selection;
-  info.querySelector(".sep").hidden = !sel.textContent;
+  const sep = info.querySelector(".sep");
+  sep.hidden = !sel.textContent;
+  sep.textContent = sel.textContent ? " · " : ""; // the line's text starts with «Sisa» then
   info.querySelector(".left").textContent = left;
   // Status: the engine's reason when the selection cannot be played, else the last note,
   // else whose turn it is.
