@@ -15,6 +15,7 @@ moves of the round.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -762,3 +763,26 @@ def test_model_fast_legal_plays_match_the_rules_oracle() -> None:
                 assert o.legal_plays(seat) == o.legal_plays_slow(seat), (name, o.code, o.history)
                 checks += 1
             o.move(seat, rng.choice(o.legal_moves(seat)))
+
+
+def test_the_bots_dice_do_not_give_the_deal_away() -> None:
+    # A random hint is one throw of the bots' dice: legal[x % n]. SplitMix64 runs backwards
+    # from x, so dice seeded by the deal's seed would hand a seat every hand once it had
+    # seen enough throws; they are seeded by a SHA-256 of it (banting.game.dice_seed).
+    checked = 0
+    for i in range(400):
+        code = f"DICE-{i}"
+        game = banting.Game(code=code)
+        seat = game.turn
+        legal = game.legal_plays(seat)
+        if len(legal) < 3:
+            continue
+        seed = banting.parse_code(code)[1]
+        x = next(model.splitmix64(banting.game.dice_seed(seed)))
+        assert sorted(game.hint(seat, "random").cards) == sorted(legal[x % len(legal)].cards)
+        checked += 1
+        if checked == 20:
+            break
+    assert checked == 20
+    digest = hashlib.sha256(b"capsa_fast banting dice " + (12345).to_bytes(8, "big")).digest()
+    assert banting.game.dice_seed(12345) == int.from_bytes(digest[:8], "big")

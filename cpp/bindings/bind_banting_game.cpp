@@ -55,14 +55,16 @@ void check_players(int players) {
   }
 }
 
-// A round with its own copy of the rules (Round keeps a pointer to them) and the random
-// source of the random bot.
+// A round with its own copy of the rules (Round keeps a pointer to them) and the bots'
+// random source, seeded by `dice`. The Python layer passes a hash of the deal's seed: the
+// bots' dice show in their moves (and a random hint shows one throw), and SplitMix64 can be
+// run backwards from its output, so dice seeded by the deal's seed itself would give it away.
 struct PyRound {
   GameRules rules;
   Round round;
   SplitMix64 rng;
-  PyRound(const GameRules& r, int players, std::uint64_t seed, int opener)
-      : rules(r), round(rules, players, seed, opener), rng{seed ^ 0x6A09E667F3BCC909ull} {}
+  PyRound(const GameRules& r, int players, std::uint64_t seed, int opener, std::uint64_t dice)
+      : rules(r), round(rules, players, seed, opener), rng{dice} {}
   PyRound(const PyRound&) = delete;
   PyRound& operator=(const PyRound&) = delete;
 
@@ -132,11 +134,13 @@ void bind_banting_game(py::module_& m) {
            py::arg("previous_winner"));
 
   py::class_<PyRound>(m, "BantingRound", "One Capsa Banting round (see capsa_fast.banting.Game).")
-      .def(py::init([](const GameRules& rules, int players, std::uint64_t seed, int opener) {
+      .def(py::init([](const GameRules& rules, int players, std::uint64_t seed, int opener,
+                       std::uint64_t dice) {
              check_players(players);
-             return std::make_unique<PyRound>(rules, players, seed, opener);
+             return std::make_unique<PyRound>(rules, players, seed, opener, dice);
            }),
-           py::arg("rules"), py::arg("players"), py::arg("seed"), py::arg("opener") = -1)
+           py::arg("rules"), py::arg("players"), py::arg("seed"), py::arg("opener") = -1,
+           py::arg("dice"))
       .def_property_readonly("players", [](const PyRound& s) { return s.round.players(); })
       .def_property_readonly("turn", [](const PyRound& s) { return optional_seat(s.round.turn()); })
       .def_property_readonly("leader", [](const PyRound& s) { return s.round.leader(); })

@@ -131,7 +131,7 @@ class BantingGameRules:
 
 class BantingRound:
     def __init__(
-        self, rules: BantingGameRules, players: int, seed: int, opener: int = -1
+        self, rules: BantingGameRules, players: int, seed: int, opener: int = -1, *, dice: int
     ) -> None: ...
     @property
     def players(self) -> int: ...

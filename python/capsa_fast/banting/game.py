@@ -17,6 +17,7 @@ seat s gets positions 13*s .. 13*s + 12.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -75,6 +76,15 @@ def parse_code(code: str) -> tuple[int | None, int]:
 def new_code(players: int = 4) -> str:
     """A fresh round code with an unpredictable seed."""
     return BANTING_CODES.new(players)
+
+
+def dice_seed(seed: int) -> int:
+    """The seed of a round's bot dice: the first 8 bytes of SHA-256 of a prefix and the
+    deal's seed. The dice show in the bots' moves and SplitMix64 runs backwards from its
+    output, so dice seeded by the deal's seed itself would give away the deal (every
+    hand) to a seat that watched enough throws; a hash does not run backwards."""
+    digest = hashlib.sha256(b"capsa_fast banting dice " + seed.to_bytes(8, "big")).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 def deal(code: str, players: int | None = None) -> list[list[int]]:
@@ -219,7 +229,9 @@ class Game:
         code_players, seed = parse_code(code)
         _players_for(code, code_players, self.players)
         self.code: str = canonical_code(code)
-        self._r = _core.BantingRound(self.rules.game_core, self.players, seed, opener)
+        self._r = _core.BantingRound(
+            self.rules.game_core, self.players, seed, opener, dice=dice_seed(seed)
+        )
         self.round += 1
 
     def next_round(self, code: str | None = None) -> None:
