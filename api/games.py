@@ -250,11 +250,7 @@ def create_game(body: CreateGameRequest) -> GameCreated:
     assert rules is not None
     humans = [seat for seat in range(players) if seat not in bots]
     if body.code is not None and codes_secret(len(humans)):
-        raise ApiProblem(
-            403,
-            say(CODE_NOT_ALLOWED_DETAIL, sessions.CODE_NOT_ALLOWED_DETAIL_ID),
-            code="CODE_NOT_ALLOWED",
-        )
+        raise sessions.code_not_allowed()
 
     game = engine(lambda: banting.Game(rules=rules, players=players, code=body.code), "code")
     tokens = {seat: new_token() for seat in humans}

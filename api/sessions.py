@@ -218,12 +218,18 @@ def check_versions(found: Seated, version: int | None, languages: Iterable[str])
         )
 
 
+def code_not_allowed() -> ApiProblem:
+    """The 403 for a round code sent where the server picks the codes, in the request's
+    language."""
+    return ApiProblem(
+        403, say(CODE_NOT_ALLOWED_DETAIL, CODE_NOT_ALLOWED_DETAIL_ID), code="CODE_NOT_ALLOWED"
+    )
+
+
 def refuse_code(record: SessionRecord) -> None:
     """403 when the server picks this game's round codes (two or more human seats)."""
     if record.codes_secret:
-        raise ApiProblem(
-            403, say(CODE_NOT_ALLOWED_DETAIL, CODE_NOT_ALLOWED_DETAIL_ID), code="CODE_NOT_ALLOWED"
-        )
+        raise code_not_allowed()
 
 
 def tag_response(record: SessionRecord, seat: int, language: str) -> None:

@@ -38,12 +38,11 @@ from api.language import message_language, say
 from api.routing import ModelBlueprint
 from api.sessions import (
     CHANGE_PROBLEMS,
-    CODE_NOT_ALLOWED_DETAIL,
-    CODE_NOT_ALLOWED_DETAIL_ID,
     ETAG_HEADER,
     GAME_PROBLEMS,
     IF_MATCH_HEADER,
     check_versions,
+    code_not_allowed,
     current_store,
     refuse_code,
     save,
@@ -331,11 +330,7 @@ def create_game(body: CreateSusunGameRequest) -> SusunGameCreated:
     assert rules is not None
     humans = [seat for seat in range(players) if seat not in bots]
     if body.code is not None and codes_secret(len(humans)):
-        raise ApiProblem(
-            403,
-            say(CODE_NOT_ALLOWED_DETAIL, CODE_NOT_ALLOWED_DETAIL_ID),
-            code="CODE_NOT_ALLOWED",
-        )
+        raise code_not_allowed()
 
     table = engine(
         lambda: susun.Table(

@@ -2,7 +2,7 @@
 // is on screen. `/?code=…` opens a shared round of the game its code belongs to.
 
 import { applySpeed } from "./shared/motion.js";
-import { copyRoundLink, openMenu, refreshChrome } from "./shared/shell.js";
+import { copyRoundLink, openMenu, playersOfCode, refreshChrome } from "./shared/shell.js";
 import { loadPrefs, savePrefs, store } from "./shared/store.js";
 
 // Each game's module is loaded when its game is first shown, so the first screen parses
@@ -19,10 +19,10 @@ async function game(name) {
   return GAMES[name];
 }
 
-/** The game a round code deals: 'S' + players + 9 or 13 characters is Susun, anything else
- * Banting (seed 003's links; free code words deal Banting rounds). */
+/** The game a round code deals: an issued Susun code is Susun, anything else Banting
+ * (seed 003's links; free code words deal Banting rounds). */
 function gameOfCode(code) {
-  return /^S[234]([0-9A-Z]{9}|[0-9A-Z]{13})$/i.test(code) ? "susun" : "banting";
+  return playersOfCode("S", code) !== null ? "susun" : "banting";
 }
 
 function linkCode() {

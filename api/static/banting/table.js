@@ -12,7 +12,7 @@ import { cardBack, cardButton, cardFace } from "../shared/cards.js";
 import { flag, h, signed } from "../shared/dom.js";
 import { seatName, t } from "../shared/i18n.js";
 import { isAnimating, isSkipping, pause, sequence, skip } from "../shared/motion.js";
-import { liveLine, setRoundCode, setState } from "../shared/shell.js";
+import { liveLine, playersOfCode, setRoundCode, setState } from "../shared/shell.js";
 import { clearSession, loadSession, saveSession, store } from "../shared/store.js";
 import { gameRequest, renderSetup } from "./setup.js";
 
@@ -120,16 +120,10 @@ function showSetup(notice = "") {
   });
 }
 
-/** Players dealt by an issued code ('B' + 2-4 + 9 characters); null for a free word. */
-function playersOfCode(code) {
-  const match = /^B([234])([0-9A-Z]{9}|[0-9A-Z]{13})$/i.exec(code);
-  return match ? Number(match[1]) : null;
-}
-
 async function start(choices, button) {
   button.disabled = true;
   const code = pendingCode;
-  const body = gameRequest(choices, code, (code && playersOfCode(code)) || 4);
+  const body = gameRequest(choices, code, (code && playersOfCode("B", code)) || 4);
   try {
     const { data: created } = await post(GAMES, body);
     const seat = created.humans[0];

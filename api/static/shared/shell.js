@@ -76,3 +76,10 @@ export function openMenu(open) {
 export function liveLine(role, extra = {}) {
   return h("p", { class: `line line-${role}`, dataset: { role }, "aria-live": "polite", ...extra });
 }
+
+/** The players an issued round code of a game ("B" Banting, "S" Susun) deals: the letter,
+ * 2-4, then 13 characters (or 9, the short form); null for a free code word. */
+export function playersOfCode(letter, code) {
+  const match = new RegExp(`^${letter}([234])([0-9A-Z]{9}|[0-9A-Z]{13})$`, "i").exec(code);
+  return match ? Number(match[1]) : null;
+}

@@ -12,7 +12,7 @@ import { cardButton, cardFace } from "../shared/cards.js";
 import { fill, flag, formatNumber, h, signed } from "../shared/dom.js";
 import { seatName, t } from "../shared/i18n.js";
 import { isAnimating, isSkipping, pause, sequence, skip } from "../shared/motion.js";
-import { liveLine, setRoundCode, setState } from "../shared/shell.js";
+import { liveLine, playersOfCode, setRoundCode, setState } from "../shared/shell.js";
 import { clearSession, loadSession, saveSession, store } from "../shared/store.js";
 import { renderSetup, tableRequest } from "./setup.js";
 
@@ -117,19 +117,14 @@ function showSetup(notice = "") {
     notice,
     onStart: (choices, button) => start(choices, button),
     resume: session && !pendingCode ? () => resume(session) : null,
-    players: pendingCode ? playersOfCode(pendingCode) : null,
+    players: pendingCode ? playersOfCode("S", pendingCode) : null,
   });
-}
-
-function playersOfCode(code) {
-  const match = /^S([234])([0-9A-Z]{9}|[0-9A-Z]{13})$/i.exec(code);
-  return match ? Number(match[1]) : null;
 }
 
 async function start(choices, button) {
   button.disabled = true;
   const code = pendingCode;
-  const players = (code && playersOfCode(code)) || choices.players;
+  const players = (code && playersOfCode("S", code)) || choices.players;
   try {
     const { data: created } = await post(GAMES, tableRequest(choices, code, players));
     const seat = created.humans[0];
