@@ -85,3 +85,31 @@ def test_api_examples_are_valid() -> None:
         for body in bodies:
             response = client.post(route, json=body)
             assert response.status_code < 300, (route, body, response.get_json())
+
+
+def test_repeated_lists_are_copies() -> None:
+    """A long list the fuzzers make holds copies of its item, so a later change inside one
+    copy stays within the repeat budget."""
+    import atheris
+
+    from tests.fuzz._common import JsonMaker
+
+    maker = JsonMaker(["x"])
+    items = maker.repeated(atheris.FuzzedDataProvider(bytes([6])), [[], {"a": 1}])
+    assert len(items) > 1
+    items[0][0].append("changed")
+    assert items[1] == [[], {"a": 1}]
+
+
+def test_api_bodies_stay_within_the_repeat_budget() -> None:
+    """The input behind regressions/api/repeat-shared-list-oom-1 once made a 1.2 GB body
+    (a list of shared references to a list that then grew), and the fuzzer ran out of
+    memory."""
+    import atheris
+
+    api_fuzzer = fuzzer("api")
+    data = (FUZZ / "regressions" / "api" / "repeat-shared-list-oom-1").read_bytes()
+    api_fuzzer.JSON.fresh()
+    request = api_fuzzer.build_request(atheris.FuzzedDataProvider(data), api_fuzzer.server())
+    assert request.body is not None
+    assert len(request.body) < 1_000_000

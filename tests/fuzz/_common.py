@@ -9,6 +9,7 @@ can import it and replay inputs without atheris's runtime or instrumentation.
 from __future__ import annotations
 
 import contextlib
+import copy
 import inspect
 import json
 import math
@@ -355,6 +356,11 @@ class JsonMaker:
             size = 5000
         count = min(fdp.PickValueInList([2, 13, 52, 53, 100, 1000, 20_001]), self.budget // size)
         self.budget -= count * size
+        if isinstance(item, list | dict):
+            # Copies, not one shared object: a later change made inside one copy in place
+            # would otherwise show in all of them, outside the budget (a list of 20,001
+            # references to a list that then became 20,001 long came to 1.2 GB of JSON).
+            return [copy.deepcopy(item) for _ in range(count)]
         return [item] * count
 
 
