@@ -225,7 +225,7 @@ def replay(record: GameRecord) -> banting.Game:
     """The match as a live Game, its current round replayed move by move. Finished rounds
     count through their stored winner and scores; a round stored without them (or a match
     whose summaries do not add up) is replayed in full from the first round."""
-    try:
+    with replaying(record):
         rules = banting.Rules.from_dict(record.rules)
         *finished, current = record.rounds
         if finished and all(r.winner is not None and r.scores for r in finished):
@@ -245,13 +245,21 @@ def replay(record: GameRecord) -> banting.Game:
                 if number:
                     game.next_round(stored_round.code)
                 _make_moves(game, stored_round.moves)
-    except (ValueError, TypeError, IndexError) as exc:  # IllegalPlay is a ValueError
-        # The message goes to the server's log: it must not hold a round code.
+    return game
+
+
+@contextlib.contextmanager
+def replaying(record: SessionRecord) -> Iterator[None]:
+    """Turn the engine's refusal of a stored match (a damaged row, or an engine whose rules
+    changed) into a :class:`ReplayError`, whose message goes to the server's log: it names
+    the game, and no round code (the engine's message would)."""
+    try:
+        yield
+    except (ValueError, TypeError, IndexError, KeyError) as exc:  # IllegalPlay: ValueError
         reason = str(exc)
         for stored_round in record.rounds:
             reason = _redact(reason, stored_round.code)
         raise ReplayError(f"game {record.id} does not replay: {reason}") from None
-    return game
 
 
 def _redact(text: str, code: str) -> str:

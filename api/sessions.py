@@ -127,7 +127,9 @@ def bearer_token() -> str:
         if auth is None:
             got = "no Authorization header"
         elif auth.type.lower() != "bearer":
-            got = f"the {auth.type!r} scheme"
+            # A token sent without 'Bearer ' reads as the scheme: never say it back.
+            named = len(auth.type) <= 12 and auth.type.isalpha()
+            got = f"the {auth.type!r} scheme" if named else "another scheme, or no scheme"
         else:
             got = "no token"
         raise ApiProblem(

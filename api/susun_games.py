@@ -33,6 +33,7 @@ from api.game_store import (
     hash_token,
     new_game_id,
     new_token,
+    replaying,
 )
 from api.language import message_language, say
 from api.routing import ModelBlueprint
@@ -127,20 +128,21 @@ def _totals_before(record: SusunRecord, rules: susun.Rules) -> susun.Totals:
 def rebuild(record: SusunRecord) -> susun.Table:
     """The match as a live Table at its current round. The time limit is applied (the late
     seats arranged by the expert bot and recorded) when it has passed."""
-    rules = susun.Rules.from_dict(record.rules)
-    current = record.rounds[-1]
-    table = susun.Table.resume(
-        rules,
-        record.players,
-        current.code,
-        round=len(record.rounds),
-        dealt_at=current.dealt_at,
-        placed={seat: _seat_rows(rows) for seat, rows in current.placed.items()},
-        totals=_totals_before(record, rules),
-        stake=float(record.settings.get("stake", 1)),
-        time_limit=record.settings.get("time_limit"),
-        clock=clock(),
-    )
+    with replaying(record):
+        rules = susun.Rules.from_dict(record.rules)
+        current = record.rounds[-1]
+        table = susun.Table.resume(
+            rules,
+            record.players,
+            current.code,
+            round=len(record.rounds),
+            dealt_at=current.dealt_at,
+            placed={seat: _seat_rows(rows) for seat, rows in current.placed.items()},
+            totals=_totals_before(record, rules),
+            stake=float(record.settings.get("stake", 1)),
+            time_limit=record.settings.get("time_limit"),
+            clock=clock(),
+        )
     if table.expire():
         _note(record, table)
     return table

@@ -20,14 +20,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from capsa_fast import banting, format_cards, parse_cards
+from capsa_fast import banting, format_cards, parse_cards, susun
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 
 from api import access_log, create_app
 from api.access_log import JsonFormatter
-from api.game_store import GameRecord, GameStore, RoundRecord, hash_token, replay
+from api.game_store import (
+    GameRecord,
+    GameStore,
+    RoundRecord,
+    SusunRecord,
+    hash_token,
+    replay,
+)
 from api.games import CODE_NOT_ALLOWED_DETAIL, CONFLICT_DETAIL
 from tests.api_helpers import all_refs, assert_problem, field_errors, json_bodies, resolve_ref
 
@@ -1036,6 +1043,41 @@ def test_a_game_that_does_not_replay_logs_no_code(
     assert "<round code>" in logged
     assert wrong not in logged.upper()
     assert wrong not in response.get_data(as_text=True).upper()
+
+
+def test_a_susun_table_that_does_not_rebuild_logs_no_code(
+    client: FlaskClient, db_path: Path, captured_logs: Captured
+) -> None:
+    """As a Banting game's: a Susun round stored with a code the table cannot take is a
+    500, and the operator's traceback names the game but not the code of the round still
+    being played."""
+    created = client.post("/v1/susun/games", json={"players": 4, "bots": {"3": "expert"}})
+    game = created.get_json()
+    store = GameStore(db_path)
+    record = store.load(game["id"], SusunRecord)
+    assert record is not None
+    wrong = susun.make_code(3, 4242)  # a 3-player code at a 4-player table
+    record.rounds[-1].code = wrong
+    assert store.save(record)
+    response = client.get(f"/v1/susun/games/{game['id']}", headers=bearer(game["tokens"]["0"]))
+    assert_problem(response, 500)
+    logged = "\n".join(captured_logs.lines)
+    assert f"game {game['id']} does not replay" in logged
+    assert "<round code>" in logged
+    assert wrong not in logged.upper()
+    assert wrong not in response.get_data(as_text=True).upper()
+
+
+def test_a_token_sent_without_its_scheme_is_not_said_back(client: FlaskClient) -> None:
+    """Without 'Bearer ' a token reads as the scheme's name; the 401 must not repeat it."""
+    created = create(client, bots=THREE_BOTS)
+    token = created["tokens"]["0"]
+    response = client.get(f"{GAMES}/{created['id']}", headers={"Authorization": token})
+    problem = assert_problem(response, 401)
+    assert token.lower() not in response.get_data(as_text=True).lower()
+    assert "Bearer" in problem["detail"]
+    basic = client.get(f"{GAMES}/{created['id']}", headers={"Authorization": "Basic dXNlcjpw"})
+    assert "'basic' scheme" in assert_problem(basic, 401)["detail"]
 
 
 @pytest.mark.parametrize(
