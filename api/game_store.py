@@ -56,6 +56,9 @@ FINISHED_GAME_TTL = 24 * 60 * 60
 IDLE_GAME_TTL = 7 * 24 * 60 * 60
 # A store deletes expired rows at most this often (per process), on a write.
 PURGE_INTERVAL_SECONDS = 60.0
+# Expired games one purge deletes per kind (a few milliseconds): a backlog of expired games
+# is cleared a batch per write, never in one request.
+PURGE_BATCH = 500
 
 # RULES.md 3.3: in a game with this many human seats or more, the server picks every round
 # code and no seat sees one before its round is over (a code determines every hand).
@@ -574,13 +577,18 @@ class GameStore:
         self._purge_now_and_then()
         return True
 
-    def purge_expired(self) -> int:
-        """Delete every expired game; returns how many."""
+    def purge_expired(self, limit: int | None = None) -> int:
+        """Delete expired games, at most ``limit`` (default :data:`PURGE_BATCH`) of each
+        kind, the oldest first through the expiry index, so the request that purges does
+        bounded work however many games expired together; returns how many were deleted."""
+        limit = PURGE_BATCH if limit is None else limit
         deleted = 0
         with self._connect(PROBE_TIMEOUT_SECONDS) as conn:
             for table in TABLES:
                 deleted += conn.execute(
-                    f"DELETE FROM {table} WHERE expires_at <= ?", (now(),)
+                    f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table} "
+                    "WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)",
+                    (now(), limit),
                 ).rowcount
         return deleted
 
@@ -588,7 +596,8 @@ class GameStore:
         clock = time.monotonic()
         if clock >= self._next_purge:
             self._next_purge = clock + PURGE_INTERVAL_SECONDS
-            self.purge_expired()
+            if self.purge_expired() >= PURGE_BATCH:
+                self._next_purge = clock  # more are waiting: the next write takes a batch
 
     def check(self) -> None:
         """Raise (sqlite3.Error, OSError) unless the store can be opened, read and written.

@@ -54,6 +54,7 @@ from api.sessions import (
     ETAG_HEADER,
     GAME_PROBLEMS,
     IF_MATCH_HEADER,
+    check_rounds_left,
     check_versions,
     current_store,
     refuse_code,
@@ -405,7 +406,8 @@ def next_round(body: NextRoundRequest, game_id: str) -> GameView:
     """Once the round is over, deal the next one (the body is optional: a 'code' to deal, else
     a fresh one) and let the bots move up to the first human turn; the totals carry over.
     Who leads follows the rules' first_lead: the lowest card, or under previous-winner the
-    last round's winner with any combo. 409 ROUND_NOT_OVER while the round runs.
+    last round's winner with any combo. 409 ROUND_NOT_OVER while the round runs, and
+    MATCH_FULL once the game has played its 1,000 rounds (a new game plays on).
 
     A 'code' only in a game with one human seat: with two or more the server picks every
     code (403 CODE_NOT_ALLOWED). The request may name the version of the game it was made
@@ -435,6 +437,7 @@ def next_round(body: NextRoundRequest, game_id: str) -> GameView:
             ),
             code="ROUND_NOT_OVER",
         )
+    check_rounds_left(record)
     finish_round(record, game)
     engine(lambda: game.next_round(code), "code")
     record.rounds.append(RoundRecord(game.code))

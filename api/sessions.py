@@ -228,6 +228,26 @@ def code_not_allowed() -> ApiProblem:
     )
 
 
+# The rounds one game keeps (each request reads them all: a Banting round stores its
+# moves, about 600 bytes); past this a match goes on in a new game.
+MAX_ROUNDS = 1000
+
+
+def check_rounds_left(record: SessionRecord) -> None:
+    """409 MATCH_FULL once the game holds :data:`MAX_ROUNDS` rounds."""
+    if len(record.rounds) >= MAX_ROUNDS:
+        raise ApiProblem(
+            409,
+            say(
+                f"This game has played {MAX_ROUNDS} rounds, the most one game keeps; "
+                "start a new game to play on.",
+                f"Permainan ini sudah {MAX_ROUNDS} ronde, batas satu permainan; "
+                "mulai permainan baru untuk main lagi.",
+            ),
+            code="MATCH_FULL",
+        )
+
+
 def refuse_code(record: SessionRecord) -> None:
     """403 when the server picks this game's round codes (two or more human seats)."""
     if record.codes_secret:

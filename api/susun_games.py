@@ -42,6 +42,7 @@ from api.sessions import (
     ETAG_HEADER,
     GAME_PROBLEMS,
     IF_MATCH_HEADER,
+    check_rounds_left,
     check_versions,
     code_not_allowed,
     current_store,
@@ -493,9 +494,10 @@ def _sentence(text: str) -> str:
 def next_round(body: NextSusunRoundRequest, game_id: str) -> SusunGameView:
     """Once the table is revealed, deal the next round (the body is optional: a 'code' to
     deal, else a fresh one); the bots arrange at once and the totals carry over. 409
-    ROUND_NOT_OVER before the reveal. A 'code' only with one human seat (403
-    CODE_NOT_ALLOWED otherwise). May name the version it was made from, as for an
-    arrangement, so a retried request never deals two rounds."""
+    ROUND_NOT_OVER before the reveal, MATCH_FULL after 1,000 rounds (a new game plays
+    on). A 'code' only with one human seat (403 CODE_NOT_ALLOWED otherwise). May name the
+    version it was made from, as for an arrangement, so a retried request never deals two
+    rounds."""
     code = body.code
     if code is not None:
         found_players, _ = engine(lambda: susun.parse_code(code), "code")
@@ -520,6 +522,7 @@ def next_round(body: NextSusunRoundRequest, game_id: str) -> SusunGameView:
             ),
             code="ROUND_NOT_OVER",
         )
+    check_rounds_left(record)
     engine(lambda: table.next_round(code), "code")
     assert table.code is not None
     # A finished round is kept as its code and points (the totals need no more), so a

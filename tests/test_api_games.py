@@ -25,7 +25,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 
-from api import access_log, create_app
+from api import access_log, create_app, sessions
 from api.access_log import JsonFormatter
 from api.game_store import (
     GameRecord,
@@ -1619,3 +1619,19 @@ def test_the_view_shows_the_twos_demoted_by_a_four_of_a_kind(client: FlaskClient
         client, created["id"], token, choose(after), **{"If-Match": indonesian.headers["ETag"]}
     )
     assert response.status_code == 200, response.get_data(as_text=True)
+
+
+def test_a_banting_game_keeps_at_most_max_rounds(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Banting round stores its moves and each request reads them all, so a game keeps
+    MAX_ROUNDS rounds; the next is 409 MATCH_FULL, and the game is left as it was."""
+    monkeypatch.setattr(sessions, "MAX_ROUNDS", 1)
+    code = code_where_seat_leads(0)
+    created = create(client, code=code, bots=THREE_BOTS)
+    game_id, token = created["id"], created["tokens"]["0"]
+    finished = play_round(client, game_id, token, code, get_view(client, game_id, token))
+    response = client.post(f"{GAMES}/{game_id}/rounds", headers=bearer(token))
+    problem = assert_problem(response, 409)
+    assert problem["code"] == "MATCH_FULL" and "new game" in problem["detail"]
+    assert get_view(client, game_id, token) == finished

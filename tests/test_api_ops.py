@@ -16,7 +16,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api import access_log, create_app, settings
+from api import access_log, create_app, game_store, settings
 from api.game_store import GameRecord, GameStore, RoundRecord
 from api.games import store
 from tests.api_helpers import assert_problem
@@ -468,3 +468,30 @@ def test_a_store_locked_by_another_process_fails_health_fast(tmp_path: Path) -> 
         locker.execute("ROLLBACK")
         locker.close()
     assert client.get("/v1/health").status_code == 200
+
+
+def test_a_backlog_of_expired_games_is_purged_a_batch_per_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Games that expired together are deleted a batch at a time, so the request that
+    purges does bounded work (a million at once held the store for seconds)."""
+    monkeypatch.setattr(game_store, "PURGE_BATCH", 2)
+    store = GameStore(tmp_path / "games.sqlite3", finished_ttl=0.0)
+    store._next_purge = float("inf")  # no purge while the games are made
+    for number in range(5):
+        finished = _record(f"finished-{number}")
+        finished.round_over = True
+        store.create(finished)
+
+    def left() -> int:
+        with sqlite3.connect(tmp_path / "games.sqlite3") as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM banting_games").fetchone()[0])
+
+    assert store.purge_expired(limit=1) == 1
+    assert left() == 4
+    store._next_purge = 0.0  # a minute has passed
+    counts = []
+    for _ in range(4):
+        store._purge_now_and_then()
+        counts.append(left())
+    assert counts == [2, 0, 0, 0]

@@ -18,7 +18,7 @@ from capsa_fast import _core, format_cards, parse_cards, susun
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api import create_app
+from api import create_app, sessions
 from tests.api_helpers import assert_problem
 
 GAMES = "/v1/susun/games"
@@ -452,3 +452,27 @@ def test_openapi_documents_the_susun_session_routes(client: FlaskClient) -> None
             assert "ETag" in operation["responses"]["200"]["headers"]
         if path.endswith(("/arrangement", "/rounds")):
             assert {"409", "412"} <= set(operation["responses"])
+
+
+def test_a_game_keeps_at_most_max_rounds(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each request reads the game's rounds, so a game keeps MAX_ROUNDS of them; past that
+    the next round is 409 MATCH_FULL (in the request's language) and a new game plays on."""
+    monkeypatch.setattr(sessions, "MAX_ROUNDS", 2)
+    created = create(client, players=2, bots={"1": "expert"})
+    game_id, token = created["id"], created["tokens"]["0"]
+    for number in (1, 2):
+        seen = view(client, game_id, token)
+        assert seen["round"] == number
+        assert arrange(client, game_id, token, best_rows(seen["hand"])).status_code == 200
+        response = client.post(f"{GAMES}/{game_id}/rounds", headers=bearer(token))
+        if number == 1:
+            assert response.status_code == 200, response.get_data(as_text=True)
+    problem = assert_problem(response, 409)
+    assert problem["code"] == "MATCH_FULL" and "2 rounds" in problem["detail"]
+    indonesian = client.post(
+        f"{GAMES}/{game_id}/rounds", headers={**bearer(token), "Accept-Language": "id"}
+    )
+    assert "2 ronde" in assert_problem(indonesian, 409)["detail"]
+    assert view(client, game_id, token)["round"] == 2
