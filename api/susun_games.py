@@ -20,7 +20,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from capsa_fast import LANGUAGES, format_cards, susun
+from capsa_fast import LANGUAGES, _core, format_cards, susun
 from flask import Response, after_this_request, current_app, url_for
 
 from api.cards import card_ids
@@ -79,6 +79,9 @@ bp = ModelBlueprint(
 seat_routes(bp, SusunRecord)
 
 HAND_SIZE = 13
+# A master bot's first decisions at a preset's rules build its bank a step at a time and
+# sample meanwhile, so no request waits seconds for a whole bank (capsa_fast.susun.Table).
+DEEP_BANK_STEP = _core.SUSUN_DEEP_SERVER_BANK_STEP
 ROW_SIZES = {"top": 3, "middle": 5, "bottom": 5}
 
 
@@ -143,6 +146,7 @@ def rebuild(record: SusunRecord) -> susun.Table:
             stake=float(record.settings.get("stake", 1)),
             time_limit=record.settings.get("time_limit"),
             clock=clock(),
+            deep_bank_step=DEEP_BANK_STEP,
         )
     if table.expire():
         _note(record, table)
@@ -343,6 +347,7 @@ def create_game(body: CreateSusunGameRequest) -> SusunGameCreated:
             stake=body.stake,
             time_limit=body.time_limit,
             clock=clock(),
+            deep_bank_step=DEEP_BANK_STEP,
         ),
         "code",
     )

@@ -476,3 +476,26 @@ def test_a_game_keeps_at_most_max_rounds(
     )
     assert "2 ronde" in assert_problem(indonesian, 409)["detail"]
     assert view(client, game_id, token)["round"] == 2
+
+
+def test_master_bots_build_their_bank_a_step_a_request(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A master bot's first decisions at a preset's rules would build a whole bank (5-7 s
+    for one request); the server's tables build it a step a decision instead."""
+    from capsa_fast.susun import table as table_module
+
+    steps: list[int] = []
+    choose = table_module.bot_choice
+
+    def spy(hand: Any, rules: Any, players: int, strategy: str, bank_step: int = 0) -> Any:
+        steps.append(bank_step)
+        return choose(hand, rules, players, strategy, bank_step)
+
+    monkeypatch.setattr(table_module, "bot_choice", spy)
+    created = create(client, players=2, bots={"1": "master"})
+    seen = view(client, created["id"], created["tokens"]["0"])
+    done = arrange(client, created["id"], created["tokens"]["0"], best_rows(seen["hand"]))
+    assert done.status_code == 200
+    client.post(f"{GAMES}/{created['id']}/rounds", headers=bearer(created["tokens"]["0"]))
+    assert steps == [_core.SUSUN_DEEP_SERVER_BANK_STEP] * 2

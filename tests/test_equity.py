@@ -5,6 +5,7 @@ within its interval, seeds, the range parser and its errors."""
 from __future__ import annotations
 
 import random
+import time
 import warnings
 
 import capsa_fast as cf
@@ -337,3 +338,15 @@ def test_hands_as_card_lists_and_ids() -> None:
     b = cf.poker.equity(["AhKh", "QsQc"])
     assert a.equity == b.equity
     assert np.isclose(a.equity[0], 0.4621445725, atol=1e-9)
+
+
+def test_a_slow_monte_carlo_stops_near_its_time_limit() -> None:
+    """Ten wide ranges on a turn reject most deals, so each block of draws is slow; a run
+    once went on for a whole round of 64 blocks past its limit (1.96 s at a 1.0 s limit over
+    HTTP). The rounds now shrink to what the time left fits."""
+    players = ["22+,A2+,K2+,Q2+"] * 10
+    start = time.perf_counter()
+    got = cf.poker.equity(players, "2c3d4h5s", time_limit=1.0, threads=1, target_stderr=1e-6)
+    elapsed = time.perf_counter() - start
+    assert got.samples > 0 and got.stderr > 1e-6  # stopped by the time, not the error
+    assert elapsed < 1.25, elapsed

@@ -87,6 +87,43 @@ def test_deep_bots_use_a_bank_only_at_the_presets_rules() -> None:
     assert table_module.bot_choice(hand, own, 2, "deep")[:3] == sampled[:3]
 
 
+def test_a_bank_built_in_steps_samples_until_whole_and_is_the_bank_built_at_once() -> None:
+    # A server's tables build deep's bank a step a decision (no request waits seconds for
+    # a whole one) and sample until it is whole. Fresh models: banks of their own.
+    rules = susun.resolve("two-four")
+    counts = susun.ev.load_model_counts(susun.ev.model_preset(rules), 2, False)
+    stepped = susun.ev.model_from_counts(rules, 2, counts)
+    whole = susun.ev.model_from_counts(rules, 2, counts)
+    bank, step = _core.SUSUN_DEEP_MIN_BANK, 8_192
+
+    def rows(hand: list[int], model: Any, **budget: int) -> list[list[int]]:
+        return list(_core.susun_deep_choice(hand, rules.core, 2, model, **budget)[:3])
+
+    hands = [susun.deal(f"BANK-STEP-{i}", 2)[0] for i in range(40)]
+    at_once = [rows(hand, whole, bank=bank) for hand in hands]
+    sampled = [rows(hand, whole, bank=0) for hand in hands]
+    odd = next(i for i in range(len(hands)) if at_once[i] != sampled[i])
+    # 8,192 then 16,384 of its 20,000 hands: the first two decisions sample.
+    for _ in range(2):
+        assert rows(hands[odd], stepped, bank=bank, bank_step=step) == sampled[odd]
+    assert rows(hands[odd], stepped, bank=bank, bank_step=step) == at_once[odd]
+    assert [rows(hand, stepped, bank=bank, bank_step=step) for hand in hands] == at_once
+    with pytest.raises(ValueError, match="bank_step"):
+        rows(hands[0], stepped, bank=bank, bank_step=-1)
+
+
+def test_the_presets_models_stay_however_many_rule_sets_come() -> None:
+    # deep's bank lives as long as its model: a client sending rule sets of its own must
+    # not push a preset's model (and its 3.6 s bank) out of the cache.
+    preset = susun.resolve("capsa-susun")
+    kept = susun.ev.ev_model(preset, 3)
+    others = [{"preset": "capsa-susun", "foul_points": points} for points in range(1, 42)]
+    for other in others:
+        if susun.resolve(other) != preset:
+            susun.ev.ev_model(susun.resolve(other), 3)
+    assert susun.ev.ev_model(preset, 3) is kept
+
+
 # --- arranging ---------------------------------------------------------------------------
 
 

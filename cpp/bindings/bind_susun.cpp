@@ -450,12 +450,17 @@ void bind_susun(py::module_& m) {
   m.def(
       "susun_deep_choice",
       [](py::handle hand, const Rules& rules, int players, const EvModel* model, int hands,
-         int candidates, double time_ms, std::uint64_t seed, int bank) {
+         int candidates, double time_ms, std::uint64_t seed, int bank, int bank_step) {
         const std::vector<int> ids = exactly(hand, 13, "a Susun hand");
         check_distinct(ids.data(), 13);
         if (players < 2 || players > kMaxTablePlayers) throw std::invalid_argument("2 to 4 players");
         if (!model || !model->loaded()) throw std::invalid_argument("the deep strategy needs an ev model");
-        const DeepBudget budget = deep_budget(hands, candidates, time_ms, seed, bank);
+        DeepBudget budget = deep_budget(hands, candidates, time_ms, seed, bank);
+        if (bank_step < 0 || bank_step > DeepBudget::kMaxBank) {
+          throw std::invalid_argument("deep bank_step must be 0 (build a bank whole) to " +
+                                      std::to_string(DeepBudget::kMaxBank));
+        }
+        budget.bank_step = bank_step;
         BotChoice c;
         {
           py::gil_scoped_release release;
@@ -469,8 +474,10 @@ void bind_susun(py::module_& m) {
       },
       py::arg("hand"), py::arg("rules"), py::arg("players"), py::arg("model"),
       py::arg("hands") = DeepBudget::kDefaultHands, py::arg("candidates") = DeepBudget{}.candidates,
-      py::arg("time_ms") = 0.0, py::arg("seed") = 0, py::arg("bank") = DeepBudget{}.bank);
+      py::arg("time_ms") = 0.0, py::arg("seed") = 0, py::arg("bank") = DeepBudget{}.bank,
+      py::arg("bank_step") = 0);
   m.attr("SUSUN_DEEP_HANDS") = DeepBudget::kDefaultHands;
+  m.attr("SUSUN_DEEP_SERVER_BANK_STEP") = DeepBudget::kServerBankStep;
   m.attr("SUSUN_DEEP_BANK") = DeepBudget{}.bank;
   m.attr("SUSUN_DEEP_MIN_BANK") = DeepBudget::kMinBank;
   m.attr("SUSUN_DEEP_MAX_BANK") = DeepBudget::kMaxBank;

@@ -804,11 +804,22 @@ Sums run_monte_carlo(const Options& opt, std::uint64_t block_draws, RunBlock&& r
   std::uint64_t round_blocks = 4;
   std::uint64_t max_round_blocks = 64;
   if (opt.samples && opt.time_limit <= 0) round_blocks = max_round_blocks = fixed_round_blocks;
+  const Clock::time_point first_round = Clock::now();
   for (;;) {
     const std::uint64_t start_draw = next_block * block_draws;
     if (start_draw >= target) break;
     const std::uint64_t left_blocks = (target - start_draw + block_draws - 1) / block_draws;
-    const std::uint64_t blocks = std::min(round_blocks, left_blocks);
+    std::uint64_t blocks = std::min(round_blocks, left_blocks);
+    if (opt.time_limit > 0 && next_block > 0) {
+      // No more blocks than the time left fits at the pace so far, so a run ends near its
+      // time limit, not up to a round of 64 slow blocks (ranges that reject most deals) past it.
+      const Clock::time_point now = Clock::now();
+      const double per_block = std::chrono::duration<double>(now - first_round).count() /
+                               static_cast<double>(next_block);
+      const double left = opt.time_limit - std::chrono::duration<double>(now - start).count();
+      const double fits = left / per_block;
+      if (fits < static_cast<double>(blocks)) blocks = static_cast<std::uint64_t>(std::max(1.0, fits));
+    }
     std::vector<Sums> parts(static_cast<std::size_t>(blocks));
     parallel_for(static_cast<std::size_t>(blocks), opt.threads, [&](std::size_t i, int) {
       const std::uint64_t b = next_block + i;

@@ -20,6 +20,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "capsa_fast/susun_table.hpp"
 
@@ -73,13 +74,21 @@ namespace {
 
 constexpr std::uint64_t kBankSeed = 0xBA4CDEE9F00DULL;
 
-std::shared_ptr<const DeepBank> build_bank(const Rules& rules, const EvModel& model, int size) {
+// A bank of `size` hands, none of them arranged yet (fill_bank arranges them).
+std::shared_ptr<DeepBank> new_bank(const Rules& rules, const EvModel& model, int size) {
   auto bank = std::make_shared<DeepBank>();
   bank->rules = rules;
   bank->card_removal = model.card_removal;
   bank->masks.resize(static_cast<std::size_t>(size));
   bank->rows.resize(static_cast<std::size_t>(size));
   bank->sweep_chance.resize(static_cast<std::size_t>(size));
+  return bank;
+}
+
+// Deals and arranges the bank's hands [first, last) on up to four threads. Hand i depends
+// on i alone, so a bank built in steps is the bank built at once.
+void fill_bank(DeepBank& bank, const EvModel& model, int first, int last) {
+  const Rules& rules = bank.rules;
   auto fill = [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
       const auto deck = shuffled_deck(kBankSeed ^ (static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull));
@@ -89,7 +98,7 @@ std::shared_ptr<const DeepBank> build_bank(const Rules& rules, const EvModel& mo
         hand[static_cast<std::size_t>(k)] = deck[static_cast<std::size_t>(k)];
         mask |= std::uint64_t{1} << deck[static_cast<std::size_t>(k)];
       }
-      bank->masks[static_cast<std::size_t>(i)] = mask;
+      bank.masks[static_cast<std::size_t>(i)] = mask;
       const PlayerRows rows =
           rows_of(hand.data(), bot_choice(hand.data(), rules, Strategy::kEv, &model), rules);
       float chance = 0;
@@ -97,46 +106,65 @@ std::shared_ptr<const DeepBank> build_bank(const Rules& rules, const EvModel& mo
         chance = 1;
         for (std::size_t r = 0; r < 3; ++r) chance *= model.win[r][rows.key[r]];
       }
-      bank->rows[static_cast<std::size_t>(i)] = rows;
-      bank->sweep_chance[static_cast<std::size_t>(i)] = chance;
+      bank.rows[static_cast<std::size_t>(i)] = rows;
+      bank.sweep_chance[static_cast<std::size_t>(i)] = chance;
     }
   };
+  const int count = last - first;
   const int workers = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 4);
   std::vector<std::thread> pool;
   for (int w = 1; w < workers; ++w)
-    pool.emplace_back(fill, size * w / workers, size * (w + 1) / workers);
-  fill(0, size / workers);
+    pool.emplace_back(fill, first + count * w / workers, first + count * (w + 1) / workers);
+  fill(first, first + count / workers);
   for (std::thread& t : pool) t.join();
-  return bank;
 }
 
 // The banks built so far, most recently used first, kKeptBanks at most (about 9 MB each at
 // the default size): a process that meets many rule sets keeps its memory bounded and
 // builds a bank again when an evicted one is needed. One bank is built at a time. Twelve
 // hold the four presets at the three table sizes, the banks the package's tables use
-// (capsa_fast.susun.table.deep_bank_for), so a server never rebuilds one of them.
+// (capsa_fast.susun.table.deep_bank_for), so a server never rebuilds one of them. Banks
+// built in steps (DeepBudget::bank_step) wait in `growing`, as many at most.
 constexpr std::size_t kKeptBanks = 12;
 struct BankEntry {
   std::weak_ptr<DeepBanks> model;  // the model it was built with
-  std::shared_ptr<const DeepBank> bank;
+  std::shared_ptr<DeepBank> bank;
+  int filled = 0;  // hands arranged so far (all of them in a kept bank)
 };
 
-std::shared_ptr<const DeepBank> bank_for(const Rules& rules, const EvModel& model, int size) {
+bool bank_matches(const BankEntry& e, const Rules& rules, const EvModel& model, int size) {
+  const DeepBank& b = *e.bank;
+  return e.model.lock() == model.deep_banks && static_cast<int>(b.masks.size()) == size &&
+         b.card_removal == model.card_removal && same_rules(b.rules, rules);
+}
+
+// The bank for these rules, model and size, built whole if it is not kept (step 0); with a
+// step, `step` more of its hands are arranged and nullptr is returned until it is whole.
+std::shared_ptr<const DeepBank> bank_for(const Rules& rules, const EvModel& model, int size, int step) {
   static std::mutex mutex;
-  static std::vector<BankEntry> kept;
+  static std::vector<BankEntry> kept, growing;
   const std::lock_guard<std::mutex> lock(mutex);
-  kept.erase(std::remove_if(kept.begin(), kept.end(), [](const BankEntry& e) { return e.model.expired(); }),
-             kept.end());
-  for (std::size_t i = 0; i < kept.size(); ++i) {
-    const DeepBank& b = *kept[i].bank;
-    if (kept[i].model.lock() == model.deep_banks && static_cast<int>(b.masks.size()) == size &&
-        b.card_removal == model.card_removal && same_rules(b.rules, rules)) {
-      std::rotate(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(i),
-                  kept.begin() + static_cast<std::ptrdiff_t>(i) + 1);
-      return kept.front().bank;
-    }
+  for (std::vector<BankEntry>* list : {&kept, &growing})
+    list->erase(std::remove_if(list->begin(), list->end(), [](const BankEntry& e) { return e.model.expired(); }),
+                list->end());
+  auto found = std::find_if(kept.begin(), kept.end(), [&](const BankEntry& e) { return bank_matches(e, rules, model, size); });
+  if (found != kept.end()) {
+    std::rotate(kept.begin(), found, found + 1);
+    return kept.front().bank;
   }
-  kept.insert(kept.begin(), BankEntry{model.deep_banks, build_bank(rules, model, size)});
+  found = std::find_if(growing.begin(), growing.end(), [&](const BankEntry& e) { return bank_matches(e, rules, model, size); });
+  if (found == growing.end()) {
+    growing.insert(growing.begin(), BankEntry{model.deep_banks, new_bank(rules, model, size), 0});
+    if (growing.size() > kKeptBanks) growing.pop_back();
+    found = growing.begin();
+  }
+  BankEntry& entry = *found;
+  const int last = step > 0 ? std::min(size, entry.filled + step) : size;
+  fill_bank(*entry.bank, model, entry.filled, last);
+  entry.filled = last;
+  if (entry.filled < size) return nullptr;
+  kept.insert(kept.begin(), std::move(entry));
+  growing.erase(found);
   if (kept.size() > kKeptBanks) kept.pop_back();
   return kept.front().bank;
 }
@@ -147,11 +175,13 @@ std::shared_ptr<const DeepBank> bank_for(const Rules& rules, const EvModel& mode
 // the opponents of a table together, the super, is estimated: we sweep every opponent with
 // the chance we sweep one raised to their number (card removal between them ignored), and
 // an opponent who sweeps us sweeps the others with its model chance (sweep_chance) raised
-// to their number. False when too few bank hands fit (then deep samples as before).
+// to their number. False when too few bank hands fit, or the bank is still being built in
+// steps (then deep samples as before).
 bool bank_values(std::uint64_t mine, const std::vector<PlayerRows>& cand_rows,
                  const std::vector<double>& prior, const Rules& rules, int players,
-                 const EvModel& model, int size, std::vector<double>& value) {
-  const std::shared_ptr<const DeepBank> held = bank_for(rules, model, size);
+                 const EvModel& model, int size, int step, std::vector<double>& value) {
+  const std::shared_ptr<const DeepBank> held = bank_for(rules, model, size, step);
+  if (!held) return false;
   const DeepBank& bank = *held;
   std::vector<std::uint32_t> usable;
   for (std::size_t i = 0; i < bank.masks.size(); ++i)
@@ -316,7 +346,7 @@ BotChoice deep_choice(const int* cards13, const Rules& rules, int players, const
   for (int i = 0; i < kHandSize; ++i) mine |= std::uint64_t{1} << cards13[i];
   if (budget.bank > 0) {
     std::vector<double> value;
-    if (bank_values(mine, cand_rows, prior, rules, players, *model, budget.bank, value))
+    if (bank_values(mine, cand_rows, prior, rules, players, *model, budget.bank, budget.bank_step, value))
       return choices[static_cast<std::size_t>(std::max_element(value.begin(), value.end()) - value.begin())];
   }
   std::array<int, kDeckSize> unseen{};

@@ -254,7 +254,7 @@ void simulate_tables_duplicate(const Rules& rules, int players, const std::vecto
       if (a.strategy == b.strategy && a.model == b.model && a.deep == b.deep &&
           a.budget.hands == b.budget.hands && a.budget.candidates == b.budget.candidates &&
           a.budget.time_ms == b.budget.time_ms && a.budget.seed == b.budget.seed &&
-          a.budget.bank == b.budget.bank) {
+          a.budget.bank == b.budget.bank && a.budget.bank_step == b.budget.bank_step) {
         same_as[static_cast<std::size_t>(i)] = same_as[static_cast<std::size_t>(k)];
         break;
       }

@@ -329,6 +329,7 @@ SUSUN_MAX_DEEP_CANDIDATES: int
 SUSUN_DEEP_BANK: int
 SUSUN_DEEP_MIN_BANK: int
 SUSUN_DEEP_MAX_BANK: int
+SUSUN_DEEP_SERVER_BANK_STEP: int
 
 def susun_deep_choice(
     hand: CardsLike,
@@ -340,6 +341,7 @@ def susun_deep_choice(
     time_ms: float = 0.0,
     seed: int = 0,
     bank: int = ...,
+    bank_step: int = 0,
 ) -> tuple[list[int], list[int], list[int], float, str | None]: ...
 def susun_table_seed(seed: int, g: int) -> int: ...
 def susun_simulate_tables(

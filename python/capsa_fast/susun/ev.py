@@ -36,7 +36,7 @@ import numpy as np
 
 from .. import _core
 from ..poker import CATEGORIES, MAX_STRENGTH
-from .rules import POSITIONS, Rules
+from .rules import POSITIONS, PRESETS, Rules
 
 DATA_DIR = Path(__file__).with_name("data")
 PREVIOUS_DIR = DATA_DIR / "v3"
@@ -90,6 +90,7 @@ def clear_caches() -> None:
     load_model_counts.cache_clear()
     with _MODELS_LOCK:
         _MODELS.clear()
+        _PINNED.clear()
 
 
 @lru_cache(maxsize=2)
@@ -173,6 +174,11 @@ def curves(
 _MODELS: OrderedDict[str, Any] = OrderedDict()
 _KEPT_MODELS = 32
 _MODELS_LOCK = threading.Lock()
+# ev's own models at the presets' rules (4 presets by 3 table sizes) are never evicted:
+# deep's banks live as long as their model (built once, 3.6 s), and a client sending rule
+# sets of its own must not push them out.
+_PINNED: dict[str, Any] = {}
+_PRESET_FINGERPRINTS = frozenset(Rules.preset(name).fingerprint for name in PRESETS)
 
 VERSIONS: dict[str, dict[str, bool]] = {
     "ev-v1": {"legacy": True},
@@ -221,17 +227,21 @@ def ev_model(
     players arranging as the model says it lost at every preset and table size measured."""
     card_removal = card_removal and not legacy
     key = f"{players}:{legacy}:{previous}:{card_removal}:{rules.fingerprint}"
+    pinned = not (legacy or previous or card_removal) and rules.fingerprint in _PRESET_FINGERPRINTS
     with _MODELS_LOCK:
-        model = _MODELS.get(key)
+        model = _PINNED.get(key) if pinned else _MODELS.get(key)
         if model is not None:
-            _MODELS.move_to_end(key)
+            if not pinned:
+                _MODELS.move_to_end(key)
             return model
     counts = load_counts(rules.suit_tiebreak) if legacy else None
     if counts is None:
         counts = load_model_counts(model_preset(rules), players, previous)
     model = model_from_counts(rules, players, counts, card_removal)
     with _MODELS_LOCK:
-        model = _MODELS.setdefault(key, model)  # a thread that got there first wins
+        if pinned:
+            return _PINNED.setdefault(key, model)  # a thread that got there first wins
+        model = _MODELS.setdefault(key, model)
         _MODELS.move_to_end(key)
         while len(_MODELS) > _KEPT_MODELS:
             _MODELS.popitem(last=False)

@@ -89,14 +89,17 @@ def deep_bank_for(rules: Rules) -> int:
 
 
 def bot_choice(
-    hand: Sequence[int], rules: Rules, players: int, strategy: str
+    hand: Sequence[int], rules: Rules, players: int, strategy: str, bank_step: int = 0
 ) -> tuple[list[int], list[int], list[int], float, str | None]:
     """(top, middle, bottom, score, declared special or None) of a bot playing ``strategy``
     at a table of ``players``: ``deep`` takes about 1-3 ms (:func:`deep_bank_for`), the
-    others arrange in tens of microseconds."""
+    others arrange in tens of microseconds. ``bank_step``: see :class:`Table`."""
     model = strategy_model(strategy, rules, players)
     if strategy == "deep":
-        return _core.susun_deep_choice(hand, rules.core, players, model, bank=deep_bank_for(rules))
+        bank = deep_bank_for(rules)
+        return _core.susun_deep_choice(
+            hand, rules.core, players, model, bank=bank, bank_step=bank_step
+        )
     return _core.susun_bot_choice(hand, rules.core, "ev" if model is not None else strategy, model)
 
 
@@ -167,6 +170,11 @@ class Table:
     this package issued, else 4. ``code``: the first round's code; None deals a fresh one.
     ``stake``: money per point. ``time_limit``: seconds to arrange, or None; ``clock``
     gives the time in seconds (``time.time`` by default; tests pass one they can move).
+    ``deep_bank_step``: 0 (the default) lets the first ``master`` decision at a preset's
+    rules build the bank of arranged hands it scores against (about 3.6 s on two cores,
+    once per process and table size); n > 0 arranges n more of its hands a decision and
+    samples until it is whole, so no one decision waits seconds (a server passes
+    ``_core.SUSUN_DEEP_SERVER_BANK_STEP``, 16,384: about 0.25 s a decision).
     """
 
     def __init__(
@@ -177,6 +185,7 @@ class Table:
         stake: float = 1,
         time_limit: float | None = None,
         clock: Callable[[], float] = time.time,
+        deep_bank_step: int = 0,
     ) -> None:
         self.rules: Rules = resolve(rules)
         if code is None:
@@ -198,6 +207,9 @@ class Table:
         self.stake: float = float(stake)
         self.time_limit: float | None = None if time_limit is None else float(time_limit)
         self._clock = clock
+        if isinstance(deep_bank_step, bool) or not isinstance(deep_bank_step, int):
+            raise ValueError(f"deep_bank_step must be an int, got {deep_bank_step!r}")
+        self.deep_bank_step = deep_bank_step
         self.round: int = 0
         self._totals = Totals([0] * players, [0.0] * players, [0.0] * players)
         self._start(code)
@@ -240,13 +252,21 @@ class Table:
         stake: float = 1,
         time_limit: float | None = None,
         clock: Callable[[], float] = time.time,
+        deep_bank_step: int = 0,
     ) -> Table:
         """A match picked up at round ``round`` (dealt from ``code`` at ``dealt_at``) with what
         the seats in ``placed`` put down and the ``totals`` of the rounds before; when every
         seat has placed, the round is revealed. For servers that keep a match as data."""
         if isinstance(round, bool) or not isinstance(round, int) or round < 1:
             raise ValueError(f"round must be 1 or more, got {round!r}")
-        table = cls(rules, players=players, stake=stake, time_limit=time_limit, clock=clock)
+        table = cls(
+            rules,
+            players=players,
+            stake=stake,
+            time_limit=time_limit,
+            clock=clock,
+            deep_bank_step=deep_bank_step,
+        )
         if totals is not None:
             for name in ("points", "money", "fee"):
                 if len(getattr(totals, name)) != players:
@@ -414,7 +434,7 @@ class Table:
 
     def _bot_rows(self, seat: int, level: str, by: str) -> SeatRows:
         top, middle, bottom, _, declared = bot_choice(
-            self._hands[seat], self.rules, self.players, strategy_of(level)
+            self._hands[seat], self.rules, self.players, strategy_of(level), self.deep_bank_step
         )
         if declared is not None:
             return self._special_rows(seat, declared, by=by)
