@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import functools
 import random
+import subprocess
+import sys
 import warnings
 from typing import Any
 
@@ -283,6 +285,44 @@ def test_gymnasium_illegal_actions() -> None:
         BantingGymEnv(opponents=["random"])
     with pytest.raises(ValueError, match="seat"):
         BantingGymEnv(seat=4)
+
+
+def test_an_action_as_a_0d_array_plays() -> None:
+    """An agent's predict() for one observation gives a 0-d array; the action space holds
+    it, so it is the action, not an illegal one (it once cost the worst score)."""
+    env = BantingGymEnv()
+    obs, _ = env.reset(seed=1)
+    action = np.array(int(np.flatnonzero(obs["action_mask"])[0]), dtype=np.int64)
+    assert env.action_space.contains(action)
+    _, _, terminated, _, info = env.step(action)
+    assert not info.get("illegal") and not terminated
+    aec = banting_env()
+    aec.reset(seed=1)
+    mask = aec.observe(aec.agent_selection)["action_mask"]
+    aec.step(np.array(int(np.flatnonzero(mask)[0]), dtype=np.int32))
+    with pytest.raises(ValueError, match="an action is an integer"):
+        aec.step(np.array([1]))  # a 1-d array is not an action
+    with pytest.raises(ValueError, match="an action is an integer"):
+        aec.step(np.array(1.0))
+
+
+@pytest.mark.parametrize(
+    "imports",
+    ["import capsa_fast, gymnasium", "import gymnasium, capsa_fast", "import gymnasium"],
+)
+def test_the_gymnasium_id_needs_only_capsa_fast_imported(imports: str) -> None:
+    """API.md's id works after `import capsa_fast` in either order (and with the
+    'capsa_fast:' module prefix), and capsa_fast alone does not load Gymnasium."""
+    make = "gymnasium.make('capsa_fast/Banting-v0')"
+    if imports == "import gymnasium":
+        make = "gymnasium.make('capsa_fast:capsa_fast/Banting-v0')"
+    code = f"{imports}; env = {make}; env.reset(seed=1); print('made')"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and "made" in done.stdout, done.stderr
+    alone = "import sys, capsa_fast; print('gymnasium' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", alone], capture_output=True, text=True).stdout == (
+        "False\n"
+    )
 
 
 def test_action_helpers_round_trip() -> None:

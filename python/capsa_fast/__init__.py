@@ -13,6 +13,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from . import _gym
+
 if TYPE_CHECKING:
     from . import banting, poker, susun
     from ._core import card_id, format_cards, parse_cards
@@ -65,3 +67,6 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
+
+
+_gym.install()  # gymnasium.make("capsa_fast/Banting-v0") after `import capsa_fast`

@@ -1,8 +1,9 @@
 """Capsa Banting for reinforcement learning.
 
 - :func:`banting_env`: a PettingZoo AEC environment (classic-games conventions);
-- ``gymnasium.make("capsa_fast/Banting-v0")``: one seat against bots (registered when this
-  module is imported with gymnasium installed), class :class:`BantingGymEnv`;
+- ``gymnasium.make("capsa_fast/Banting-v0")``: one seat against bots (registered once
+  ``capsa_fast`` and gymnasium are both imported, in either order), class
+  :class:`BantingGymEnv`;
 - :class:`BantingVecEnv`: n rounds stepped in C++ in one call, numpy in and out;
 - :mod:`capsa_fast.rl.encoding`: the observation and the actions, shared by all three.
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .. import _gym
 from .encoding import (
     FLAGS,
     NUM_ACTIONS,
@@ -32,7 +34,7 @@ from .vec import BantingVecEnv
 if TYPE_CHECKING:
     from .gym_env import BantingGymEnv
 
-GYM_ID = "capsa_fast/Banting-v0"
+GYM_ID = _gym.GYM_ID
 
 
 def _missing(what: str, exc: ImportError) -> ImportError:
@@ -69,16 +71,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _register() -> None:
-    try:
-        import gymnasium
-    except ImportError:
-        return
-    if GYM_ID not in gymnasium.registry:
-        gymnasium.register(id=GYM_ID, entry_point="capsa_fast.rl.gym_env:BantingGymEnv")
-
-
-_register()
+_gym.install()  # registered once gymnasium is loaded (see capsa_fast._gym)
 
 __all__ = [
     "FLAGS",

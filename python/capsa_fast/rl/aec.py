@@ -20,7 +20,7 @@ from pettingzoo.utils import wrappers
 
 from ..banting import Game, make_code
 from ._common import check_players, make_rules, worst_score
-from .encoding import NUM_ACTIONS, OBS_SIZE, PASS
+from .encoding import NUM_ACTIONS, OBS_SIZE, PASS, check_action
 from .render import render_text
 
 RENDER_MODES = ("human", "ansi")
@@ -122,11 +122,8 @@ class BantingAEC(AECEnv):  # AECEnv is untyped (Any)
             self._was_dead_step(action)
             return
         r = self._game()._r
-        if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            raise ValueError(f"an action is an integer 0..{NUM_ACTIONS - 1}, got {action!r}")
-        if not 0 <= action < NUM_ACTIONS:
-            raise ValueError(f"action must be 0..{NUM_ACTIONS - 1}, got {action}")
-        if not r.apply_action(int(action)):
+        action = check_action(action)
+        if not r.apply_action(action):
             raise ValueError(
                 f"{agent}: action {action} is not legal now (see the action mask); "
                 "nothing was played"

@@ -64,7 +64,7 @@ def action_cards(game: Game, seat: int, action: int) -> list[int] | None:
     the index is out of range or names a position past the end of the hand. Legality is
     not checked (see :func:`legal_actions`)."""
     game._check_seat(seat)
-    action = _check_action(action)
+    action = check_action(action)
     if action == PASS:
         return None
     hand = game.hand(seat)
@@ -128,9 +128,22 @@ def describe(obs: Sequence[int] | npt.NDArray[Any], rules: Any = None) -> dict[s
     }
 
 
-def _check_action(action: Any) -> int:
+def as_action(action: Any) -> int | None:
+    """``action`` as an int when it is an integer: a Python or numpy one, or a 0-d integer
+    array (what an agent's ``predict`` gives for one observation; the action space holds
+    it); None for anything else."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action.item()
     if isinstance(action, bool) or not isinstance(action, int | np.integer):
-        raise ValueError(f"an action is an integer 0..{NUM_ACTIONS - 1}, got {action!r}")
-    if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action must be 0..{NUM_ACTIONS - 1}, got {action}")
+        return None
     return int(action)
+
+
+def check_action(action: Any) -> int:
+    """``action`` as an int 0..NUM_ACTIONS - 1, or a ValueError naming what it is."""
+    index = as_action(action)
+    if index is None:
+        raise ValueError(f"an action is an integer 0..{NUM_ACTIONS - 1}, got {action!r}")
+    if not 0 <= index < NUM_ACTIONS:
+        raise ValueError(f"action must be 0..{NUM_ACTIONS - 1}, got {index}")
+    return index

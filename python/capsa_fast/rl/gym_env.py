@@ -12,7 +12,7 @@ from gymnasium import spaces
 
 from ..banting import BOT_LEVELS, Game, make_code
 from ._common import check_players, env_level, make_rules, worst_score
-from .encoding import NUM_ACTIONS, OBS_SIZE
+from .encoding import NUM_ACTIONS, OBS_SIZE, as_action
 from .render import render_text
 
 RENDER_MODES = ("human", "ansi")
@@ -139,11 +139,8 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         r = self.game._r
         if r.over:
             raise ValueError("the round is over: call reset()")
-        legal = (
-            not isinstance(action, bool)
-            and isinstance(action, int | np.integer)
-            and r.apply_action(int(action))
-        )
+        index = as_action(action)
+        legal = index is not None and r.apply_action(index)
         if not legal:
             if self.illegal == "raise":
                 raise ValueError(
