@@ -130,8 +130,11 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         return self._observe(), self._info()
 
     def _info(self, **extra: Any) -> dict[str, Any]:
+        """``code`` (the round's code, which deals every hand) only once the round is over:
+        an agent reading its info must not learn the other seats' cards."""
         assert self.game is not None
-        return {"seat": self.seat, "code": self.game.code, "skipped": self._skipped, **extra}
+        code = self.game.code if self.game.over else None
+        return {"seat": self.seat, "code": code, "skipped": self._skipped, **extra}
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self.game is None:
