@@ -407,7 +407,7 @@ def next_round(body: NextRoundRequest, game_id: str) -> GameView:
     a fresh one) and let the bots move up to the first human turn; the totals carry over.
     Who leads follows the rules' first_lead: the lowest card, or under previous-winner the
     last round's winner with any combo. 409 ROUND_NOT_OVER while the round runs, and
-    MATCH_FULL once the game has played its 1,000 rounds (a new game plays on).
+    MATCH_FULL once the game has played its 500 rounds (a new game plays on).
 
     A 'code' only in a game with one human seat: with two or more the server picks every
     code (403 CODE_NOT_ALLOWED). The request may name the version of the game it was made

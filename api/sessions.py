@@ -230,7 +230,7 @@ def code_not_allowed() -> ApiProblem:
 
 # The rounds one game keeps (each request reads them all: a Banting round stores its
 # moves, about 600 bytes); past this a match goes on in a new game.
-MAX_ROUNDS = 1000
+MAX_ROUNDS = 500
 
 
 def check_rounds_left(record: SessionRecord) -> None:

@@ -499,7 +499,7 @@ def _sentence(text: str) -> str:
 def next_round(body: NextSusunRoundRequest, game_id: str) -> SusunGameView:
     """Once the table is revealed, deal the next round (the body is optional: a 'code' to
     deal, else a fresh one); the bots arrange at once and the totals carry over. 409
-    ROUND_NOT_OVER before the reveal, MATCH_FULL after 1,000 rounds (a new game plays
+    ROUND_NOT_OVER before the reveal, MATCH_FULL after 500 rounds (a new game plays
     on). A 'code' only with one human seat (403 CODE_NOT_ALLOWED otherwise). May name the
     version it was made from, as for an arrangement, so a retried request never deals two
     rounds."""
