@@ -466,6 +466,10 @@ def test_simulation_is_deterministic_and_independent_of_workers():
     assert np.array_equal(a.scores, b.scores) and np.array_equal(a.winners, b.winners)
     c = sim.simulate(3000, ("random",) * 4, "taiwan", seed=4, workers=2, chunk=500)
     assert not np.array_equal(a.scores, c.scores)
+    # Nor of the chunks (README: a cluster run as advised, with bigger chunks, deals and
+    # throws the same): the bots' dice are seeded per round.
+    d = sim.simulate(3000, ("random",) * 4, "taiwan", seed=3, workers=2, chunk=1333)
+    assert np.array_equal(a.scores, d.scores) and np.array_equal(a.winners, d.winners)
     assert (a.scores.sum(axis=1) == 0).all()
     assert (a.scores[np.arange(3000), a.winners] > 0).all()
 

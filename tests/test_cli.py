@@ -148,6 +148,9 @@ def test_sim_json_and_errors() -> None:
         (["tournament", "--tables", "10", "--threads", "0"], "--threads"),
         (["bench", "--quick", "--batch-only", "--plot", "/no/such/dir/x.png"], "--plot"),
         (["bench", "--quick", "--external", "/no/such/lib.so"], "cannot be loaded"),
+        # Sizes whose list of chunks alone would fill the memory.
+        (["sim", "--games", str(10**12)], "0..1,000,000,000"),
+        (["tournament", "--tables", str(10**12)], "0..1,000,000,000"),
     ],
 )
 def test_bad_options_are_refused_before_any_work(args: list[str], needle: str) -> None:
@@ -326,3 +329,34 @@ def test_tournament_duplicate_deep_against_ev() -> None:
         main, ["tournament", "--duplicate", "--strategies", "deep,ev,naive", "--players", "4"]
     )
     assert bad.exit_code == 2 and "one strategy per seat" in bad.output
+
+
+def test_tournament_play_checks_its_sizes() -> None:
+    rules = susun.Rules.preset("capsa-susun")
+    with pytest.raises(ValueError, match="tables must be a count"):
+        tournament.play(-10, 2, ["ev", "naive"], rules, 1, 1)
+    with pytest.raises(ValueError, match="players must be 2, 3 or 4"):
+        tournament.play(10, 7, ["ev", "naive"], rules, 1, 1)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["sim", "--games", "2", "--ray", "127.0.0.1:1"], "nothing answers"),
+        (["sim", "--games", "2", "--ray", "nonsense"], "HOST:PORT"),
+        (["tournament", "--tables", "10", "--ray", "nonsense"], "HOST:PORT"),
+        (["sim", "--seats", "expert,bogus", "--ray", "auto"], "unknown bot level 'bogus'"),
+    ],
+)
+def test_a_ray_address_that_cannot_be_joined_is_a_usage_error(args: list[str], needle: str) -> None:
+    """An address that does not answer (Ray itself retried for ever), one that is no
+    address, and a bad seat said before joining Ray (no cluster runs here). In a process of
+    its own: a Ray this test session started would be used as it is."""
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "capsa-fast"), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert needle in done.stderr and "Traceback" not in done.stderr

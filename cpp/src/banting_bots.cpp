@@ -957,9 +957,11 @@ bool needs_history(const std::vector<BotLevel>& levels) {
 void simulate(const GameRules& rules, int players, const std::vector<BotLevel>& levels,
               std::uint64_t seed, std::uint64_t first, int count, int* scores, int* winners,
               const SearchBudget& budget) {
-  SplitMix64 rng{sim_round_seed(seed ^ 0xA0761D6478BD642Full, first)};
   int previous = -1;
   for (int g = 0; g < count; ++g) {
+    // The bots' dice per round, from (seed, round) alone: a run's rounds are the same
+    // whatever its chunks (they were seeded once per chunk, so --chunk changed results).
+    SplitMix64 rng{sim_round_seed(seed ^ 0xA0761D6478BD642Full, first + static_cast<std::uint64_t>(g))};
     Round round(rules, players, sim_round_seed(seed, first + static_cast<std::uint64_t>(g)),
                 rules.previous_winner ? previous : -1, needs_history(levels));
     while (!round.over()) {

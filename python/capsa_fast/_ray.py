@@ -14,6 +14,7 @@ or joined is used as it is. Ray is the optional ``ray`` extra:
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +26,17 @@ R = TypeVar("R")
 LOCAL = "local"
 
 Progress = Callable[[int, int, float], None]
+
+# The most rounds, deals or tables one job may ask for (its list of chunks is built first).
+MAX_COUNT = 10**9
+
+
+def check_count(count: Any, chunk: Any, what: str = "games") -> None:
+    """ValueError unless ``count`` is 0..MAX_COUNT and ``chunk`` at least 1."""
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
+        raise ValueError(f"{what} must be a count 0..{MAX_COUNT:,}, got {count!r}")
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise ValueError(f"chunk must be >= 1, got {chunk!r}")
 
 
 def ray_module() -> Any:
@@ -38,15 +50,46 @@ def ray_module() -> Any:
     return ray
 
 
+# How long a cluster address may take to answer a TCP connection before it is called
+# unreachable (Ray itself retries an unreachable head for ever).
+REACH_SECONDS = 5.0
+
+
+def _check_reachable(address: str) -> None:
+    """ValueError unless ``address`` (``HOST:PORT`` or ``ray://HOST:PORT``) is well formed
+    and its port answers within :data:`REACH_SECONDS`."""
+    where = address.removeprefix("ray://")
+    host, _, port = where.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(
+            f"--ray {address!r}: give 'local', 'auto', HOST:PORT or ray://HOST:PORT "
+            "(e.g. 10.0.0.5:6379)"
+        )
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_SECONDS).close()
+    except OSError as exc:
+        raise ValueError(
+            f"--ray {address!r}: nothing answers there ({exc}); start the head with "
+            "`ray start --head` on that machine, or check the address"
+        ) from None
+
+
 def connect(address: str = LOCAL, cpus: int | None = None) -> Any:
-    """Start or join Ray (see the module notes); returns the ray module."""
+    """Start or join Ray (see the module notes); returns the ray module. An address that
+    is malformed, does not answer or refuses to be joined is a ValueError naming it."""
     ray = ray_module()
     if ray.is_initialized():
         return ray
-    if address == LOCAL:
-        ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
-    else:
-        ray.init(address=address, log_to_driver=False)
+    if address not in (LOCAL, "auto"):
+        _check_reachable(address)
+    try:
+        if address == LOCAL:
+            ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, log_to_driver=False)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"--ray {address!r}: could not start or join Ray: {reason}") from None
     return ray
 
 

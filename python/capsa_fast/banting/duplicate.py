@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core, _ray
-from .game import BOT_LEVELS, MASTER_ITERATIONS, check_budget
+from .game import MASTER_ITERATIONS, check_budget, check_seats
 from .rules import Rules, resolve
 
 Z95 = 1.959963984540054
@@ -105,16 +105,8 @@ def play(
     :mod:`capsa_fast._ray`); deal d depends only on (``seed``, d), so the results do not
     depend on any of these. ``progress(so_far, total)`` follows each chunk with the deals
     done so far (in deal order locally; on Ray, the chunks finished so far in any order)."""
-    lineup = tuple(lineup)
-    if not 2 <= len(lineup) <= 4:
-        raise ValueError(f"seats: 2 to 4 bot levels, got {len(lineup)}")
-    for level in lineup:
-        if level not in BOT_LEVELS:
-            raise ValueError(f"seats: unknown bot level {level!r} (known: {', '.join(BOT_LEVELS)})")
-    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 0:
-        raise ValueError(f"games must be a count >= 0, got {deals!r}")
-    if chunk < 1:
-        raise ValueError(f"chunk must be >= 1, got {chunk}")
+    lineup = check_seats(lineup)
+    _ray.check_count(deals, chunk)
     if not 0 <= seed < 1 << 64:
         raise ValueError(f"seed must be 0..2**64 - 1, got {seed}")
     check_budget(iterations, time_ms, threads)

@@ -45,6 +45,18 @@ MASTER_ITERATIONS: int = _core.BANTING_MASTER_ITERATIONS
 """The master's default budget: rollouts a move (up to about 50 ms on one core)."""
 
 
+def check_seats(seats: Sequence[str]) -> tuple[str, ...]:
+    """``seats`` as a tuple of 2 to 4 known bot levels, else a ValueError naming the first
+    that is not one."""
+    seats = tuple(seats)
+    if not 2 <= len(seats) <= 4:
+        raise ValueError(f"seats: 2 to 4 bot levels, got {len(seats)}")
+    for level in seats:
+        if level not in BOT_LEVELS:
+            raise ValueError(f"seats: unknown bot level {level!r} (known: {', '.join(BOT_LEVELS)})")
+    return seats
+
+
 def check_budget(iterations: int, time_ms: float, threads: int) -> None:
     """ValueError naming the first of the master's budget settings out of range (the
     engine's limits: 1..100,000,000 rollouts, 0..600,000 ms, 1..64 threads)."""

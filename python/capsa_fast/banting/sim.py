@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core, _ray
-from .game import BOT_LEVELS, MASTER_ITERATIONS, check_budget
+from .game import MASTER_ITERATIONS, check_budget, check_seats
 from .rules import resolve
 
 Z95 = 1.959963984540054
@@ -123,16 +123,8 @@ def simulate(
     :mod:`capsa_fast._ray`); the results are the same. ``progress(done, total, seconds)``
     is called after each chunk.
     """
-    seats = tuple(seats)
-    if not 2 <= len(seats) <= 4:
-        raise ValueError(f"seats: 2 to 4 bot levels, got {len(seats)}")
-    for level in seats:
-        if level not in BOT_LEVELS:
-            raise ValueError(f"seats: unknown bot level {level!r} (known: {', '.join(BOT_LEVELS)})")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise ValueError(f"games must be a count >= 0, got {games!r}")
-    if chunk < 1:
-        raise ValueError(f"chunk must be >= 1, got {chunk}")
+    seats = check_seats(seats)
+    _ray.check_count(games, chunk)
     if not 0 <= seed < 1 << 64:
         raise ValueError(f"seed must be 0..2**64 - 1, got {seed}")
     check_budget(iterations, time_ms, threads)

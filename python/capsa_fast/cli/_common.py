@@ -44,14 +44,14 @@ def ray_option(function: F) -> F:
 
 def connect_ray(address: str | None, cpus: int | None = None) -> None:
     """Start or join the Ray that ``--ray`` names (nothing without it); a missing ray
-    package is a usage error saying how to install it."""
+    package, or an address that cannot be joined, is a usage error saying what to do."""
     if address is None:
         return
     from .. import _ray
 
     try:
         _ray.connect(address, cpus=cpus)
-    except ImportError as exc:
+    except (ImportError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
 
 

@@ -6,8 +6,9 @@ from typing import Any
 
 import click
 
+from .._ray import check_count
 from ..banting import duplicate as dup
-from ..banting.game import BOT_LEVELS, MASTER_ITERATIONS, check_budget
+from ..banting.game import BOT_LEVELS, MASTER_ITERATIONS, check_budget, check_seats
 from ..banting.rules import PRESETS, Rules
 from ..banting.sim import SimResult, simulate
 from ._common import (
@@ -122,6 +123,8 @@ def command(
         levels = [s.strip() for s in seats.split(",")]
         if workers is not None and workers < 0:
             raise ValueError(f"--workers must be >= 0 (0 for one per core), got {workers}")
+        check_seats(levels)  # before Ray starts: a bad seat or size is said at once
+        check_count(games, chunk)
         connect_ray(ray, cpus=workers or None)
         if duplicate:
             _duplicate(

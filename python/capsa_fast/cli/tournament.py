@@ -10,6 +10,7 @@ import click
 import numpy as np
 
 from .. import _core
+from .._ray import check_count
 from ..susun.rules import PRESETS, Rules
 from ..susun.table import EXTRA_STRATEGIES, LEVELS, strategy_of
 from ..susun.tournament import (
@@ -99,6 +100,10 @@ def command(
         raise click.UsageError("name at least two strategies")
     if tables < 1 or chunk < 1 or threads < 1:
         raise click.UsageError("--tables, --chunk and --threads must be at least 1")
+    try:
+        check_count(tables, chunk, "--tables")
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
     if deep_bank and not _core.SUSUN_DEEP_MIN_BANK <= deep_bank <= _core.SUSUN_DEEP_MAX_BANK:
         raise click.UsageError(
             f"--deep-bank must be 0 or {_core.SUSUN_DEEP_MIN_BANK:,}-{_core.SUSUN_DEEP_MAX_BANK:,}"

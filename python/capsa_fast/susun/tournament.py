@@ -77,8 +77,9 @@ def play(
     it scores them against the hands of a bank of that many random hands arranged by ev
     that share no card with the seat's instead of sampling."""
     names = [strategy_of(level) for level in strategies]
-    if chunk < 1:
-        raise ValueError(f"chunk must be >= 1, got {chunk}")
+    _ray.check_count(tables, chunk, "tables")
+    if isinstance(players, bool) or players not in (2, 3, 4):
+        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
     if threads < 1:
         raise ValueError(f"threads must be >= 1, got {threads}")
     rules_arg: Any = rules if ray is None else rules.to_dict()
