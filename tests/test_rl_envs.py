@@ -325,6 +325,13 @@ def test_the_gymnasium_id_needs_only_capsa_fast_imported(imports: str) -> None:
     assert subprocess.run([sys.executable, "-c", alone], capture_output=True, text=True).stdout == (
         "False\n"
     )
+    # The finder watches the one import of Gymnasium, then leaves sys.meta_path.
+    left = (
+        "import sys, capsa_fast, gymnasium; print([f for f in sys.meta_path if 'Gym' in repr(f)])"
+    )
+    assert subprocess.run([sys.executable, "-c", left], capture_output=True, text=True).stdout == (
+        "[]\n"
+    )
 
 
 def test_action_helpers_round_trip() -> None:

@@ -110,6 +110,8 @@ def test_a_bank_built_in_steps_samples_until_whole_and_is_the_bank_built_at_once
     assert [rows(hand, stepped, bank=bank, bank_step=step) for hand in hands] == at_once
     with pytest.raises(ValueError, match="bank_step"):
         rows(hands[0], stepped, bank=bank, bank_step=-1)
+    with pytest.raises(ValueError, match=r"deep_bank_step must be 0\.\.1,000,000, got -1"):
+        Table(players=2, deep_bank_step=-1)  # said at once, not at a bot's first decision
 
 
 def test_the_presets_models_stay_however_many_rule_sets_come() -> None:

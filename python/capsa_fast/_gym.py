@@ -54,8 +54,9 @@ class _GymnasiumFinder:
     ) -> ModuleSpec | None:
         if fullname != "gymnasium":
             return None
+        sys.meta_path.remove(self)  # one import to watch: later ones do not pass here
         for finder in sys.meta_path:
-            if finder is self or not hasattr(finder, "find_spec"):
+            if not hasattr(finder, "find_spec"):
                 continue
             spec = finder.find_spec(fullname, path, target)
             if spec is not None:

@@ -71,8 +71,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-_gym.install()  # registered once gymnasium is loaded (see capsa_fast._gym)
-
 __all__ = [
     "FLAGS",
     "GYM_ID",

@@ -96,9 +96,8 @@ def bot_choice(
     others arrange in tens of microseconds. ``bank_step``: see :class:`Table`."""
     model = strategy_model(strategy, rules, players)
     if strategy == "deep":
-        bank = deep_bank_for(rules)
         return _core.susun_deep_choice(
-            hand, rules.core, players, model, bank=bank, bank_step=bank_step
+            hand, rules.core, players, model, bank=deep_bank_for(rules), bank_step=bank_step
         )
     return _core.susun_bot_choice(hand, rules.core, "ev" if model is not None else strategy, model)
 
@@ -207,8 +206,14 @@ class Table:
         self.stake: float = float(stake)
         self.time_limit: float | None = None if time_limit is None else float(time_limit)
         self._clock = clock
-        if isinstance(deep_bank_step, bool) or not isinstance(deep_bank_step, int):
-            raise ValueError(f"deep_bank_step must be an int, got {deep_bank_step!r}")
+        if (
+            isinstance(deep_bank_step, bool)
+            or not isinstance(deep_bank_step, int)
+            or not 0 <= deep_bank_step <= _core.SUSUN_DEEP_MAX_BANK
+        ):
+            raise ValueError(
+                f"deep_bank_step must be 0..{_core.SUSUN_DEEP_MAX_BANK:,}, got {deep_bank_step!r}"
+            )
         self.deep_bank_step = deep_bank_step
         self.round: int = 0
         self._totals = Totals([0] * players, [0.0] * players, [0.0] * players)
