@@ -5,6 +5,9 @@
   ``beginner`` or ``standard`` bots inside C++; one thread and two;
 - the PettingZoo AEC env from Python (``env.last()``, a random legal action from the
   mask, ``env.step``), and the Gymnasium env against three standard bots;
+- ``gymnasium.make_vec("capsa_fast/Banting-v0")`` against three standard bots: the C++
+  vector env (the default, ``vector_entry_point``) and Gymnasium's ``sync`` vectorizer
+  over the single env, random legal actions drawn in numpy from the mask;
 - rounds per second, and the ratio to the 27-118 random games per second of the Python
   Big Two environments.
 
@@ -21,8 +24,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import gymnasium
 import numpy as np
-from capsa_fast.rl import BantingGymEnv, BantingVecEnv, banting_env
+from capsa_fast.rl import GYM_ID, BantingGymEnv, BantingVecEnv, banting_env
 
 REFERENCE_GAMES_PER_S = (27, 118)
 
@@ -39,6 +43,21 @@ def timed(fn: Callable[[], int], repeats: int) -> dict[str, float]:
     return {"steps_per_s": statistics.median(wall), "steps_per_cpu_s": statistics.median(cpu)}
 
 
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per row of a mask: the k-th set bit, k drawn per row
+    (action 0 for a row with none: a finished round that Gymnasium's sync vectorizer
+    resets on the next step, ignoring its action)."""
+    counts = mask.sum(axis=1)
+    if not counts.all():
+        mask = mask.copy()
+        mask[counts == 0, 0] = 1
+        counts = mask.sum(axis=1)
+    k = (rng.random(len(mask)) * counts).astype(np.int64)
+    _rows, cols = np.nonzero(mask)
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
+    return cols[starts + k]
+
+
 def vec_case(
     n: int, threads: int, opponents: Any, steps: int, numpy_sampling: bool
 ) -> Callable[[], int]:
@@ -51,13 +70,7 @@ def vec_case(
         obs = state["obs"]
         for _ in range(steps):
             if numpy_sampling:
-                # a uniformly random legal action per row: the k-th set bit, k drawn per row
-                mask = obs["action_mask"]
-                counts = mask.sum(axis=1)
-                k = (rng.random(n) * counts).astype(np.int64)
-                _rows, cols = np.nonzero(mask)
-                starts = np.r_[0, np.cumsum(counts)[:-1]]
-                actions = cols[starts + k]
+                actions = random_legal(obs["action_mask"], rng)
             else:
                 actions = env.sample_actions()
             obs, *_ = env.step(actions)
@@ -112,6 +125,35 @@ def gym_case(steps: int) -> Callable[[], int]:
     return run
 
 
+def make_vec_case(
+    n: int, mode: str, threads: int, steps: int, cpp_sampling: bool = False
+) -> Callable[[], int]:
+    """gymnasium.make_vec against three standard bots; ``mode`` "vector_entry_point" (the
+    C++ env) or "sync" (Gymnasium's loop over the single env); actions drawn in numpy from
+    the mask, or (``cpp_sampling``, the C++ env only) by the C++ sampler, which leaves the
+    env's own cost and the copies Gymnasium's API asks for."""
+    kwargs: dict[str, Any] = {"threads": threads} if mode == "vector_entry_point" else {}
+    env = gymnasium.make_vec(
+        GYM_ID, num_envs=n, vectorization_mode=mode, opponents="standard", **kwargs
+    )
+    obs, _ = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    state = {"obs": obs}
+
+    def run() -> int:
+        obs = state["obs"]
+        for _ in range(steps):
+            if cpp_sampling:
+                actions = env.unwrapped.vec.sample_actions()
+            else:
+                actions = random_legal(obs["action_mask"], rng)
+            obs, *_ = env.step(actions)
+        state["obs"] = obs
+        return n * steps
+
+    return run
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=4096, help="environments in the vector env")
@@ -142,6 +184,16 @@ def main() -> None:
                 f"vec, 1 learner + 3 {level} bots, threads={threads}",
                 vec_case(n, threads, level, 10, False),
             )
+    for threads in (1, 2):
+        add(
+            f"gymnasium.make_vec (C++), 3 standard bots, threads={threads}",
+            make_vec_case(n, "vector_entry_point", threads, 10),
+        )
+    add(
+        "gymnasium.make_vec (C++), 3 standard bots, C++ sampler, threads=2",
+        make_vec_case(n, "vector_entry_point", 2, 10, cpp_sampling=True),
+    )
+    add("gymnasium.make_vec sync, 64 envs, 3 standard bots", make_vec_case(64, "sync", 1, 40))
     add("PettingZoo AEC from Python, random legal actions", aec_case(20_000))
     add("Gymnasium env, 3 standard bots, random legal actions", gym_case(5_000))
 

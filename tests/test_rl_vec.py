@@ -55,13 +55,19 @@ def test_positions_match_the_rules_engine(rules: dict[str, Any]) -> None:
                 assert np.array_equal(o, obs["observation"][i])
                 assert np.array_equal(m, obs["action_mask"][i])
             actions = env.sample_actions().copy()
+            movers = [game.turn for game in mirrors]
             for i, game in enumerate(mirrors):
                 game.move(game.turn, _play(game, int(actions[i])))
             obs, rewards, terminated, _, info = env.step(actions)
+            final = info["final_obs"]
             for i, game in enumerate(mirrors):
                 assert game.over == bool(terminated[i])
                 if game.over:
                     assert list(rewards[i]) == [float(s) for s in game.result.scores]
+                    # the end of the round as the seat that moved sees it
+                    o, m = observe(game, movers[i])
+                    assert np.array_equal(o, final["observation"][i])
+                    assert np.array_equal(m, final["action_mask"][i]) and not m.any()
                     assert env.game(i).code != game.code
                     mirrors[i] = env.game(i)
                     ended += 1
@@ -129,6 +135,31 @@ def test_illegal_actions_are_refused_without_a_change() -> None:
     with pytest.raises(ValueError, match="integers"):
         env.step(actions.astype(np.float64))
     env.step(actions.astype(np.int16))  # any integer dtype
+
+
+def test_illegal_actions_under_penalty_end_their_rounds() -> None:
+    # illegal="penalty": the seat that tried an illegal action gets the worst score of a
+    # round, its round ends (final_obs: the position it was tried in), the next round is
+    # dealt; the other environments play on as usual.
+    env = BantingVecEnv(6, opponents="standard", threads=2, illegal="penalty")
+    assert env.illegal_reward == -39.0  # 13 cards at the top tier of capsa-banting
+    obs, _ = env.reset(seed=11)
+    before = {k: v.copy() for k, v in obs.items()}
+    codes = [env.code(i) for i in range(6)]
+    actions = env.sample_actions().copy()
+    actions[1] = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+    actions[4] = -7
+    obs, rewards, terminated, _, info = env.step(actions)
+    assert info["illegal"].tolist() == [False, True, False, False, True, False]
+    for i in (1, 4):
+        assert terminated[i] and rewards[i].tolist() == [-39.0, 0.0, 0.0, 0.0]
+        assert np.array_equal(info["final_obs"]["observation"][i], before["observation"][i])
+        assert np.array_equal(info["final_obs"]["action_mask"][i], before["action_mask"][i])
+        fresh = env.game(i)  # a new round: only bots have moved in it
+        assert env.code(i) != codes[i] and all(move.seat != 0 for move in fresh.history)
+    assert env.forfeited_rounds == 2 and env.rounds_done == int(terminated.sum()) - 2
+    with pytest.raises(ValueError, match="illegal must be"):
+        BantingVecEnv(2, illegal="ignore")
 
 
 def test_arguments_are_checked() -> None:

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -91,7 +92,8 @@ void bind_banting_env(py::module_& m) {
            })
       .def("step",
            [](PyVecEnv& s, const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& actions,
-              I8 obs, U8 mask, F32 rewards, U8 done, I8 seat) {
+              I8 obs, U8 mask, F32 rewards, U8 done, I8 seat, std::optional<float> forfeit,
+              std::optional<U8> illegal, std::optional<I8> final_obs, std::optional<U8> final_mask) {
              const auto n = static_cast<py::ssize_t>(s.env->size());
              if (actions.ndim() != 1 || actions.shape(0) != n) {
                throw std::invalid_argument("actions: expected one action per environment (" +
@@ -102,11 +104,30 @@ void bind_banting_env(py::module_& m) {
              auto* r = out_data(rewards, {n, static_cast<py::ssize_t>(s.env->players())}, "rewards");
              auto* d = out_data(done, {n}, "done");
              auto* t = out_data(seat, {n}, "seat");
+             VecEnv::StepExtras extras;
+             float forfeit_value = 0.0f;
+             if (forfeit) {
+               if (!illegal) throw std::invalid_argument("forfeit needs the illegal array");
+               forfeit_value = *forfeit;
+               extras.forfeit = &forfeit_value;
+               extras.illegal = out_data(*illegal, {n}, "illegal");
+             }
+             if (final_obs.has_value() != final_mask.has_value()) {
+               throw std::invalid_argument("give final_obs and final_mask together");
+             }
+             if (final_obs) {
+               extras.final_obs = out_data(*final_obs, {n, kObsSize}, "final_obs");
+               extras.final_mask = out_data(*final_mask, {n, kNumActions}, "final_mask");
+             }
              const std::int64_t* a = actions.data();
              auto l = s.lock();
              py::gil_scoped_release release;
-             return s.env->step(a, o, k, r, d, t);
-           })
+             return s.env->step(a, o, k, r, d, t, extras);
+           },
+           py::arg("actions"), py::arg("obs"), py::arg("mask"), py::arg("rewards"), py::arg("done"),
+           py::arg("seat"), py::arg("forfeit") = py::none(), py::arg("illegal") = py::none(),
+           py::arg("final_obs") = py::none(), py::arg("final_mask") = py::none(),
+           "Plays one action per environment; see VecEnv::step and StepExtras in banting_env.hpp.")
       .def("sample_actions",
            [](PyVecEnv& s, I64 out) {
              auto* o = out_data(out, {static_cast<py::ssize_t>(s.env->size())}, "out");
@@ -127,7 +148,8 @@ void bind_banting_env(py::module_& m) {
         return s.env->round_index(i);
       }, "Rounds dealt to environment i before this one since the reset (0: its first).")
       .def_property_readonly("rounds_done", [](PyVecEnv& s) { return s.env->rounds_done(); })
-      .def_property_readonly("skipped_rounds", [](PyVecEnv& s) { return s.env->skipped_rounds(); });
+      .def_property_readonly("skipped_rounds", [](PyVecEnv& s) { return s.env->skipped_rounds(); })
+      .def_property_readonly("forfeited_rounds", [](PyVecEnv& s) { return s.env->forfeited_rounds(); });
 
   m.attr("BANTING_OBS_SIZE") = kObsSize;
   m.attr("BANTING_ENV_ACTIONS") = kNumActions;

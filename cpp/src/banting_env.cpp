@@ -310,6 +310,7 @@ void VecEnv::reset(std::uint64_t seed, std::int8_t* obs, std::uint8_t* mask, std
       e.index = 0;
       e.done = 0;
       e.skipped = 0;
+      e.forfeited = 0;
       e.bots = SplitMix64{sim_round_seed(seed ^ kBotStream, ui)};
       e.sampler = SplitMix64{sim_round_seed(seed ^ kSampleStream, ui)};
       start_round(e, ui, -1);
@@ -321,6 +322,11 @@ void VecEnv::reset(std::uint64_t seed, std::int8_t* obs, std::uint8_t* mask, std
 
 long VecEnv::step(const std::int64_t* actions, std::int8_t* obs, std::uint8_t* mask,
                   float* rewards, std::uint8_t* done, std::int8_t* seat) {
+  return step(actions, obs, mask, rewards, done, seat, StepExtras{});
+}
+
+long VecEnv::step(const std::int64_t* actions, std::int8_t* obs, std::uint8_t* mask,
+                  float* rewards, std::uint8_t* done, std::int8_t* seat, const StepExtras& extras) {
   std::atomic<long> bad{size()};
   pool_.parallel_for(size(), chunk_for(size(), pool_.threads()), [&](int b, int end) {
     for (int i = b; i < end; ++i) {
@@ -334,7 +340,7 @@ long VecEnv::step(const std::int64_t* actions, std::int8_t* obs, std::uint8_t* m
           break;
         }
       }
-      if (e.pending_index < 0) {
+      if (e.pending_index < 0 && extras.forfeit == nullptr) {
         long cur = bad.load(std::memory_order_relaxed);
         while (i < cur && !bad.compare_exchange_weak(cur, i, std::memory_order_relaxed)) {
         }
@@ -347,17 +353,39 @@ long VecEnv::step(const std::int64_t* actions, std::int8_t* obs, std::uint8_t* m
       Env& e = envs_[static_cast<std::size_t>(i)];
       const auto off = static_cast<std::size_t>(i);
       Round& r = e.round;
-      const bool is_pass = e.legal[static_cast<std::size_t>(e.pending_index)] == kPassAction;
-      r.apply_legal(r.turn(), is_pass ? nullptr : &e.plays[static_cast<std::size_t>(e.pending_index)]);
-      run_bots(e);
+      const int mover = r.turn();
       float* rw = rewards + off * static_cast<std::size_t>(players_);
       std::fill(rw, rw + players_, 0.0f);
-      done[off] = r.over() ? 1 : 0;
-      if (r.over()) {
-        const std::vector<int> scores = r.scores();
-        for (int s = 0; s < players_; ++s) rw[s] = static_cast<float>(scores[static_cast<std::size_t>(s)]);
-        ++e.done;
-        start_round(e, off, rules_.previous_winner ? r.winner() : -1);
+      const bool forfeit = e.pending_index < 0;
+      if (extras.illegal != nullptr) extras.illegal[off] = forfeit ? 1 : 0;
+      if (forfeit) {
+        rw[mover] = *extras.forfeit;
+      } else {
+        const bool is_pass = e.legal[static_cast<std::size_t>(e.pending_index)] == kPassAction;
+        r.apply_legal(mover, is_pass ? nullptr : &e.plays[static_cast<std::size_t>(e.pending_index)]);
+        run_bots(e);
+      }
+      const bool ended = forfeit || r.over();
+      done[off] = ended ? 1 : 0;
+      if (ended) {
+        if (extras.final_obs != nullptr) {
+          std::int8_t* fo = extras.final_obs + off * kObsSize;
+          std::uint8_t* fm = extras.final_mask + off * kNumActions;
+          Row row;
+          make_row(r.hand(mover), rules_.rules, &row);
+          encode(r, mover, row, fo);
+          mask_of(r, mover, row, fm, nullptr, nullptr);
+        }
+        int opener = -1;
+        if (forfeit) {
+          ++e.forfeited;
+        } else {
+          const std::vector<int> scores = r.scores();
+          for (int s = 0; s < players_; ++s) rw[s] = static_cast<float>(scores[static_cast<std::size_t>(s)]);
+          ++e.done;
+          if (rules_.previous_winner) opener = r.winner();
+        }
+        start_round(e, off, opener);
       }
       show(e, obs + off * kObsSize, mask + off * kNumActions, seat + off);
     }
@@ -384,6 +412,12 @@ std::int64_t VecEnv::rounds_done() const noexcept {
 std::int64_t VecEnv::skipped_rounds() const noexcept {
   std::int64_t total = 0;
   for (const Env& e : envs_) total += e.skipped;
+  return total;
+}
+
+std::int64_t VecEnv::forfeited_rounds() const noexcept {
+  std::int64_t total = 0;
+  for (const Env& e : envs_) total += e.forfeited;
   return total;
 }
 

@@ -2,6 +2,7 @@
 // with decoding and with the rules engine, observations that describe the round, and the
 // vector environment (bots inside, automatic reset, the same results on any thread count,
 // illegal actions refused without a change).
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
@@ -302,6 +303,70 @@ void test_vec_env_refusal() {
   CHECK(rounds > 100);
 }
 
+// StepExtras: an illegal action ends only its environment's round (the mover gets the
+// forfeit, final_obs is the position it was tried in); a round that ends in play leaves
+// the mover's view of its end (no legal action; an empty hand for the winner).
+void test_vec_env_forfeit() {
+  const GameRules rules;
+  const int n = 12;
+  VecEnv venv(rules, 4, n, {kLearnerSeat, 1, 1, 1}, 2);
+  Outputs o(n, 4);
+  std::vector<std::int8_t> final_obs(static_cast<std::size_t>(n) * kObsSize, 7);
+  std::vector<std::uint8_t> final_mask(static_cast<std::size_t>(n) * kNumActions, 7);
+  std::vector<std::uint8_t> illegal(static_cast<std::size_t>(n), 7);
+  const float forfeit = -39.0f;
+  VecEnv::StepExtras extras;
+  extras.forfeit = &forfeit;
+  extras.illegal = illegal.data();
+  extras.final_obs = final_obs.data();
+  extras.final_mask = final_mask.data();
+  venv.reset(5, o.obs.data(), o.mask.data(), o.seat.data());
+  std::vector<std::int64_t> actions(n);
+  venv.sample_actions(actions.data());
+  actions[4] = -1;
+  actions[7] = kNumActions;
+  const std::vector<std::int8_t> obs_before = o.obs;
+  const std::vector<std::uint8_t> mask_before = o.mask;
+  const std::uint64_t seed4 = venv.round_seed(4);
+  CHECK_EQ(venv.step(actions.data(), o.obs.data(), o.mask.data(), o.rewards.data(), o.done.data(), o.seat.data(), extras), -1L);
+  for (int i = 0; i < n; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    const bool bad = i == 4 || i == 7;
+    CHECK_EQ(illegal[u], bad ? 1 : 0);
+    if (!bad) continue;
+    CHECK_EQ(o.done[u], 1);
+    CHECK(o.rewards[u * 4] == forfeit && o.rewards[u * 4 + 1] == 0.0f);
+    CHECK(std::equal(obs_before.begin() + static_cast<std::ptrdiff_t>(u * kObsSize),
+                     obs_before.begin() + static_cast<std::ptrdiff_t>((u + 1) * kObsSize),
+                     final_obs.begin() + static_cast<std::ptrdiff_t>(u * kObsSize)));
+    CHECK(std::equal(mask_before.begin() + static_cast<std::ptrdiff_t>(u * kNumActions),
+                     mask_before.begin() + static_cast<std::ptrdiff_t>((u + 1) * kNumActions),
+                     final_mask.begin() + static_cast<std::ptrdiff_t>(u * kNumActions)));
+  }
+  CHECK(venv.round_seed(4) != seed4);
+  CHECK_EQ(venv.forfeited_rounds(), std::int64_t{2});
+  CHECK_EQ(venv.rounds_done(), std::int64_t{0});
+  long ended = 0, won = 0;
+  for (int t = 0; t < 600; ++t) {
+    venv.sample_actions(actions.data());
+    CHECK_EQ(venv.step(actions.data(), o.obs.data(), o.mask.data(), o.rewards.data(), o.done.data(), o.seat.data(), extras), -1L);
+    for (int i = 0; i < n; ++i) {
+      const auto u = static_cast<std::size_t>(i);
+      CHECK_EQ(illegal[u], 0);
+      if (!o.done[u]) continue;
+      ++ended;
+      int held = 0;
+      for (int c = 0; c < 52; ++c) held += final_obs[u * kObsSize + static_cast<std::size_t>(ObsLayout::kHand + c)];
+      const auto* m = final_mask.data() + u * kNumActions;
+      CHECK(std::all_of(m, m + kNumActions, [](std::uint8_t x) { return x == 0; }));
+      CHECK((o.rewards[u * 4] > 0) == (held == 0));
+      won += held == 0;
+    }
+  }
+  CHECK_EQ(ended, static_cast<long>(venv.rounds_done()));
+  CHECK(ended > 50 && won > 0);
+}
+
 }  // namespace
 
 int main() {
@@ -309,5 +374,6 @@ int main() {
   test_positions();
   test_vec_env();
   test_vec_env_refusal();
+  test_vec_env_forfeit();
   return capsa_fast::testing::finish("test_banting_env");
 }

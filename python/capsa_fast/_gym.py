@@ -19,12 +19,16 @@ if TYPE_CHECKING:  # importlib.abc alone would add 15-25 ms to `import capsa_fas
 
 GYM_ID = "capsa_fast/Banting-v0"
 ENTRY_POINT = "capsa_fast.rl.gym_env:BantingGymEnv"
+# gymnasium.make_vec(GYM_ID, num_envs=n) steps the n copies in C++ (rl/gym_vec.py).
+VECTOR_ENTRY_POINT = "capsa_fast.rl.gym_vec:BantingGymVectorEnv"
 
 
 def register(gymnasium: Any) -> None:
     """Register the id with this Gymnasium module (once)."""
     if GYM_ID not in gymnasium.registry:
-        gymnasium.register(id=GYM_ID, entry_point=ENTRY_POINT)
+        gymnasium.register(
+            id=GYM_ID, entry_point=ENTRY_POINT, vector_entry_point=VECTOR_ENTRY_POINT
+        )
 
 
 class _RegisteringLoader:

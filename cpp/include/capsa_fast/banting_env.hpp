@@ -136,6 +136,22 @@ class VecEnv {
   long step(const std::int64_t* actions, std::int8_t* obs, std::uint8_t* mask, float* rewards,
             std::uint8_t* done, std::int8_t* seat);
 
+  // What step() can also do and write (the Gymnasium vector env's needs); null: not used.
+  struct StepExtras {
+    // An illegal action ends its environment's round instead of failing the step: the
+    // seat that tried it gets *forfeit, the others 0, and the next round is dealt (opened
+    // by the lowest card, as a new match under previous-winner).
+    const float* forfeit = nullptr;
+    std::uint8_t* illegal = nullptr;  // [n]: 1 where the action was illegal (forfeit mode)
+    // [n, kObsSize] and [n, kNumActions]: where a round ended in this step, what the seat
+    // that moved sees at its end (for an illegal action, the position it was tried in);
+    // rows of the other environments are left as they were.
+    std::int8_t* final_obs = nullptr;
+    std::uint8_t* final_mask = nullptr;
+  };
+  long step(const std::int64_t* actions, std::int8_t* obs, std::uint8_t* mask, float* rewards,
+            std::uint8_t* done, std::int8_t* seat, const StepExtras& extras);
+
   // A uniformly random legal action of each environment's seat to move (its own dice).
   void sample_actions(std::int64_t* out);
 
@@ -148,6 +164,8 @@ class VecEnv {
   }
   std::int64_t rounds_done() const noexcept;
   std::int64_t skipped_rounds() const noexcept;
+  // Rounds ended by an illegal action (StepExtras::forfeit) since the reset.
+  std::int64_t forfeited_rounds() const noexcept;
 
  private:
   struct Env {
@@ -158,7 +176,7 @@ class VecEnv {
     std::vector<std::int16_t> legal;  // the legal actions of the position shown
     std::vector<Combo> plays;         // their plays (an empty combo for the pass)
     int pending_index = -1;           // the checked move of the current step, in legal
-    std::int64_t done = 0, skipped = 0;
+    std::int64_t done = 0, skipped = 0, forfeited = 0;
     explicit Env(const Round& r) : round(r) {}
   };
   void deal(Env& e, std::uint64_t env_index, int opener);

@@ -5,6 +5,8 @@
   ``capsa_fast`` and gymnasium are both imported, in either order), class
   :class:`BantingGymEnv`;
 - :class:`BantingVecEnv`: n rounds stepped in C++ in one call, numpy in and out;
+- ``gymnasium.make_vec("capsa_fast/Banting-v0", num_envs=n)``: Gymnasium's vector API over
+  it (:class:`capsa_fast.rl.gym_vec.BantingGymVectorEnv`);
 - :mod:`capsa_fast.rl.encoding`: the observation and the actions, shared by all three.
 
 PettingZoo and Gymnasium come with the ``rl`` extra (``pip install "capsa_fast[rl]"``);

@@ -45,6 +45,27 @@ def env_level(level: str) -> str:
     return "standard-v2" if level == "standard" else level
 
 
+def opponent_levels(opponents: Any, players: int) -> tuple[str, ...]:
+    """The one-seat envs' ``opponents``: a bot level for every other seat, or one level per
+    other seat in seat order after the learner's."""
+    if isinstance(opponents, str):
+        levels = [opponents] * (players - 1)
+    elif isinstance(opponents, Sequence):
+        levels = list(opponents)
+        if len(levels) != players - 1:
+            raise ValueError(
+                f"opponents: one bot level per other seat ({players - 1}), got {len(levels)}"
+            )
+    else:
+        raise ValueError(f"opponents must be a bot level or a list of them, got {opponents!r}")
+    for level in levels:
+        if level not in BOT_LEVELS:
+            raise ValueError(
+                f"opponents: unknown bot level {level!r} (known: {', '.join(BOT_LEVELS)})"
+            )
+    return tuple(levels)
+
+
 def seat_levels(opponents: Any, players: int) -> tuple[str | None, ...]:
     """Per seat: None for a seat the caller plays, else a bot level. ``opponents``: None
     (the caller plays every seat), a level (seat 0 is the caller's, the others that bot),

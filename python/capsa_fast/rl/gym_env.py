@@ -10,8 +10,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..banting import BOT_LEVELS, Game, make_code
-from ._common import check_players, env_level, make_rules, worst_score
+from ..banting import Game, make_code
+from ._common import check_players, env_level, make_rules, opponent_levels, worst_score
 from .encoding import NUM_ACTIONS, OBS_SIZE, as_action
 from .render import render_text
 
@@ -47,22 +47,7 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     ) -> None:
         self.rules = make_rules(preset, rules)
         self.players = check_players(players)
-        if isinstance(opponents, str):
-            levels = [opponents] * (players - 1)
-        elif isinstance(opponents, Sequence):
-            levels = list(opponents)
-            if len(levels) != players - 1:
-                raise ValueError(
-                    f"opponents: one bot level per other seat ({players - 1}), got {len(levels)}"
-                )
-        else:
-            raise ValueError(f"opponents must be a bot level or a list of them, got {opponents!r}")
-        for level in levels:
-            if level not in BOT_LEVELS:
-                raise ValueError(
-                    f"opponents: unknown bot level {level!r} (known: {', '.join(BOT_LEVELS)})"
-                )
-        self.opponents = tuple(levels)
+        self.opponents = opponent_levels(opponents, players)
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
         ):

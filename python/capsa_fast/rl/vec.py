@@ -11,7 +11,7 @@ import numpy.typing as npt
 
 from .. import _core
 from ..banting import BOT_LEVELS, Game, make_code
-from ._common import check_players, make_rules, seat_levels
+from ._common import check_players, make_rules, seat_levels, worst_score
 from .encoding import NUM_ACTIONS, OBS_SIZE
 
 Obs = dict[str, npt.NDArray[Any]]
@@ -37,6 +37,14 @@ class BantingVecEnv:
 
     A round that ends before any seat the caller plays has moved (a dragon deal) is not
     shown: :attr:`skipped_rounds` counts those.
+
+    Where a round ended in a step, ``info["final_obs"]`` holds what the seat that moved
+    sees at its end (``{"observation", "action_mask"}``, rows of the other environments
+    left as they were). ``illegal``: ``"raise"`` (the default: an illegal action raises
+    ValueError and nothing is played) or ``"penalty"``, as in the Gymnasium env: an
+    illegal action ends its environment's round, the seat that tried it gets the worst
+    score a round can give (the others 0), ``info["illegal"]`` marks it, and the next round
+    is dealt (opened by the lowest card); :attr:`forfeited_rounds` counts those.
     """
 
     def __init__(
@@ -49,6 +57,7 @@ class BantingVecEnv:
         opponents: Any = None,
         threads: int | None = None,
         copy: bool = False,
+        illegal: str = "raise",
     ) -> None:
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 1 << 22:
             raise ValueError(f"n must be 1..{1 << 22} environments, got {n!r}")
@@ -59,6 +68,10 @@ class BantingVecEnv:
             threads = os.cpu_count() or 1
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
             raise ValueError(f"threads must be 1..256, got {threads!r}")
+        if illegal not in ("raise", "penalty"):
+            raise ValueError(f"illegal must be 'raise' or 'penalty', got {illegal!r}")
+        self.illegal = illegal
+        self.illegal_reward = float(worst_score(self.rules, players))
         self.n = n
         self.threads = threads
         self.copy = bool(copy)
@@ -71,6 +84,9 @@ class BantingVecEnv:
         self._done = np.zeros(n, dtype=np.bool_)
         self._truncated = np.zeros(n, dtype=np.bool_)
         self._actions = np.zeros(n, dtype=np.int64)
+        self._illegal = np.zeros(n, dtype=np.bool_)
+        self._final_obs = np.zeros((n, OBS_SIZE), dtype=np.int8)
+        self._final_mask = np.zeros((n, NUM_ACTIONS), dtype=np.bool_)
         self._started = False
 
     @property
@@ -96,8 +112,8 @@ class BantingVecEnv:
         Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
     ]:
         """Play one action per environment (indices into the action mask). Every action is
-        checked before any is made: an illegal one raises ValueError naming the first such
-        environment, and nothing changes."""
+        checked before any is made: under ``illegal="raise"`` an illegal one raises
+        ValueError naming the first such environment, and nothing changes."""
         if not self._started:
             raise ValueError("call reset() before step()")
         arr = np.asarray(actions)
@@ -106,9 +122,15 @@ class BantingVecEnv:
         if arr.dtype.kind not in "iu":
             raise ValueError(f"actions must be integers, got dtype {arr.dtype}")
         if arr.dtype != np.int64:
-            if arr.dtype == np.uint64 and arr.size and int(arr.max()) >= 1 << 63:
+            if (
+                self.illegal == "raise"
+                and arr.dtype == np.uint64
+                and arr.size
+                and int(arr.max()) >= 1 << 63
+            ):
                 raise ValueError("actions: an index is out of range")
             arr = arr.astype(np.int64)
+        penalty = self.illegal == "penalty"
         bad = self._core.step(
             arr,
             self._obs,
@@ -116,6 +138,10 @@ class BantingVecEnv:
             self._rewards,
             self._done.view(np.uint8),
             self._seat,
+            forfeit=self.illegal_reward if penalty else None,
+            illegal=self._illegal.view(np.uint8) if penalty else None,
+            final_obs=self._final_obs,
+            final_mask=self._final_mask.view(np.uint8),
         )
         if bad >= 0:
             a = int(arr[bad])
@@ -125,12 +151,21 @@ class BantingVecEnv:
                 else "not legal in that position (see the action mask)"
             )
             raise ValueError(f"actions[{bad}] = {a}: {why}; nothing was played")
+        info: dict[str, Any] = {
+            "seat": self._out(self._seat),
+            "final_obs": {
+                "observation": self._out(self._final_obs),
+                "action_mask": self._out(self._final_mask),
+            },
+        }
+        if penalty:
+            info["illegal"] = self._out(self._illegal)
         return (
             self._observation(),
             self._out(self._rewards),
             self._out(self._done),
             self._out(self._truncated),
-            {"seat": self._out(self._seat)},
+            info,
         )
 
     def sample_actions(self) -> npt.NDArray[np.int64]:
@@ -145,6 +180,11 @@ class BantingVecEnv:
     def rounds_done(self) -> int:
         """Rounds finished since the reset (skipped ones not included)."""
         return int(self._core.rounds_done)
+
+    @property
+    def forfeited_rounds(self) -> int:
+        """Rounds ended by an illegal action (``illegal="penalty"``) since the reset."""
+        return int(self._core.forfeited_rounds)
 
     @property
     def skipped_rounds(self) -> int:
