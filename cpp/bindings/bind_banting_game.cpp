@@ -65,6 +65,9 @@ struct PyRound {
   SplitMix64 rng;
   PyRound(const GameRules& r, int players, std::uint64_t seed, int opener, std::uint64_t dice)
       : rules(r), round(rules, players, seed, opener), rng{dice} {}
+  // An independent copy (the round reads the copy's own rules).
+  struct Clone {};
+  PyRound(Clone, const PyRound& o) : rules(o.rules), round(o.round, rules), rng(o.rng) {}
   PyRound(const PyRound&) = delete;
   PyRound& operator=(const PyRound&) = delete;
 
@@ -141,6 +144,14 @@ void bind_banting_game(py::module_& m) {
            }),
            py::arg("rules"), py::arg("players"), py::arg("seed"), py::arg("opener") = -1,
            py::arg("dice"))
+      .def("__copy__", [](const PyRound& s) { return std::make_unique<PyRound>(PyRound::Clone{}, s); })
+      .def("__deepcopy__", [](const PyRound& s, const py::dict&) {
+        return std::make_unique<PyRound>(PyRound::Clone{}, s);
+      }, py::arg("memo"))
+      .def_property("dice_state", [](const PyRound& s) { return s.rng.state; },
+                    [](PyRound& s, std::uint64_t state) { s.rng.state = state; },
+                    "The bots' dice: a Game's copy or pickle carries it, so its bots throw as the "
+                    "original's would.")
       .def_property_readonly("players", [](const PyRound& s) { return s.round.players(); })
       .def_property_readonly("turn", [](const PyRound& s) { return optional_seat(s.round.turn()); })
       .def_property_readonly("leader", [](const PyRound& s) { return s.round.leader(); })

@@ -2,6 +2,7 @@
 // only make legal moves, under several rule sets.
 #include <array>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 #include "capsa_fast/banting_game.hpp"
@@ -349,8 +350,35 @@ void test_duplicate() {
 
 }  // namespace
 
+// Round(other, rules): a copy that reads its own rules object (the Python binding keeps
+// the rules beside the round and copies both) and plays on exactly as the original.
+void test_copy_with_own_rules() {
+  for (const GameRules& base : rule_sets()) {
+    Round r(base, 4, sim_round_seed(3, 1));
+    SplitMix64 rng{9};
+    for (int k = 0; k < 11 && !r.over(); ++k) {
+      const Move m = bot_move(r, BotLevel::kRandom, rng);
+      r.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
+    }
+    auto own = std::make_unique<GameRules>(base);
+    Round copy(r, *own);
+    CHECK(&copy.rules() == own.get());
+    SplitMix64 rng2 = rng;
+    while (!r.over()) {
+      const Move a = bot_move(r, BotLevel::kStandard, rng);
+      const Move b = bot_move(copy, BotLevel::kStandard, rng2);
+      CHECK(a.seat == b.seat && a.is_pass == b.is_pass);
+      r.apply_legal(a.seat, a.is_pass ? nullptr : &a.combo);
+      copy.apply_legal(b.seat, b.is_pass ? nullptr : &b.combo);
+      CHECK(r.hand(a.seat) == copy.hand(a.seat));
+    }
+    CHECK(copy.over() && copy.scores() == r.scores());
+  }
+}
+
 int main() {
   test_deal();
+  test_copy_with_own_rules();
   const int rounds = short_run() ? 40 : 300;
   for (const GameRules& rules : rule_sets())
     for (int players = 2; players <= 4; ++players)

@@ -50,6 +50,20 @@ class PresetRules:
     def _build(cls: type[R], name: str, settings: dict[str, Any]) -> R:
         raise NotImplementedError
 
+    def to_dict(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    # A rule set is an immutable value: copies are itself, and it pickles as its settings
+    # (its C++ rule objects are rebuilt on load), so it can cross to another process.
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        return type(self).from_dict, (self.to_dict(),)
+
+    def __copy__(self: R) -> R:
+        return self
+
+    def __deepcopy__(self: R, memo: dict[int, Any]) -> R:
+        return self
+
 
 def resolve_rules(cls: type[R], default: R, rules: Any) -> R:
     """Rules from a rule set, a dict ``{"preset": ..., ...}``, a preset name, or None."""

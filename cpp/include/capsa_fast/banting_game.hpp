@@ -43,6 +43,9 @@ class Round {
   // otherwise the holder of the lowest dealt card leads and must play it.
   Round(const GameRules& rules, int players, std::uint64_t seed, int opener = -1,
         bool record_history = true);
+  // A copy of `other` that reads `rules` (equal to other.rules()) from now on: for an owner
+  // that keeps its rules beside its round and is itself copied.
+  Round(const Round& other, const GameRules& rules) : Round(other) { rules_ = &rules; }
 
   const GameRules& rules() const noexcept { return *rules_; }
   // The combo rules as they stand now: the table's, with this round's demotion of the 2s.

@@ -241,6 +241,7 @@ class Game:
         code_players, seed = parse_code(code)
         _players_for(code, code_players, self.players)
         self.code: str = canonical_code(code)
+        self._opener = opener
         self._r = _core.BantingRound(
             self.rules.game_core, self.players, seed, opener, dice=dice_seed(seed)
         )
@@ -428,6 +429,50 @@ class Game:
         )
         ok = code == "OK"
         return Verdict(ok=ok, combo=combo, code=None if ok else code, message=message)
+
+    # Copies and pickles ------------------------------------------------------------------
+    # copy.copy and copy.deepcopy give an independent game (moves on one never reach the
+    # other) whose bots throw the same dice; a pickle holds the rules, the match so far, the
+    # round's code and moves and the dice, and is replayed on load. Either is as secret as
+    # the game: it holds the code, which deals every hand.
+
+    def __copy__(self) -> Game:
+        game = Game.__new__(Game)
+        game.rules = self.rules
+        game.players = self.players
+        game.round = self.round
+        game._banked = list(self._banked)
+        game.code = self.code
+        game._opener = self._opener
+        game._r = self._r.__copy__()
+        return game
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self.__copy__()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_dict(),
+            "players": self.players,
+            "round": self.round,
+            "totals": list(self._banked),
+            "code": self.code,
+            "opener": self._opener,
+            "moves": [(seat, None if c is None else list(c.cards)) for seat, c in self._r.history],
+            "dice": self._r.dice_state,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.rules = Rules.from_dict(state["rules"])
+        self.players = state["players"]
+        self.round = state["round"] - 1
+        self._banked = list(state["totals"])
+        self._start(state["code"], state["opener"])
+        for seat, cards in state["moves"]:
+            code = self._r.apply(seat, cards)[0]
+            if code != "OK":
+                raise ValueError(f"a pickled Capsa Banting game does not replay: {code}")
+        self._r.dice_state = state["dice"]
 
     def __repr__(self) -> str:
         state = "over" if self.over else f"turn={self.turn}"

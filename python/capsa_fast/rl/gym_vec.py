@@ -191,5 +191,8 @@ class BantingGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64],
             "_seat": np.ones(self.num_envs, dtype=np.bool_),
         }
 
+    def __reduce__(self) -> Any:
+        return self.vec.__reduce__()  # refuses, with the reason
+
     def __repr__(self) -> str:
         return f"BantingGymVectorEnv(num_envs={self.num_envs}, {self.vec!r})"

@@ -234,6 +234,12 @@ class BantingVecEnv:
     def _out(self, a: npt.NDArray[Any]) -> npt.NDArray[Any]:
         return a.copy() if self.copy else a
 
+    def __reduce__(self) -> Any:
+        raise TypeError(
+            "a BantingVecEnv cannot be copied or pickled (its rounds live in one C++ object "
+            "with its threads); build a new one where you need it"
+        )
+
     def __repr__(self) -> str:
         return (
             f"BantingVecEnv(n={self.n}, preset={self.rules.preset_name!r}, "

@@ -12,6 +12,7 @@ totals.
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -519,6 +520,11 @@ class Table:
             raise IllegalArrangement("REVEALED", "the table is revealed; wait for the next round")
         if self._rows[seat] is not None:
             raise IllegalArrangement("ALREADY_ARRANGED", f"seat {seat} has arranged already")
+
+    def __copy__(self) -> Table:
+        """An independent table (copy.copy as copy.deepcopy: a shallow copy would share the
+        seats' rows, so arranging at one table would arrange at both)."""
+        return copy.deepcopy(self)
 
     def __repr__(self) -> str:
         state = "revealed" if self._result is not None else f"arranged={self.arranged}"
