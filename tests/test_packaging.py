@@ -195,3 +195,18 @@ def test_make_run_installs_the_server_extra_only() -> None:
         ["make", "-n", "-B", "pytest"], cwd=REPO, capture_output=True, text=True, timeout=60
     )
     assert '".[server,test]"' in dry_test.stdout
+
+
+def test_the_long_run_modules_are_attributes_of_their_packages() -> None:
+    # The README calls banting.sim.simulate, banting.duplicate.play and
+    # susun.tournament.play after `from capsa_fast import banting, susun`; in a fresh
+    # interpreter (no other test has imported the submodules) that must work as written.
+    code = (
+        "from capsa_fast import banting, susun\n"
+        "print(banting.sim.simulate.__name__, banting.duplicate.play.__name__, "
+        "susun.tournament.play.__name__)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.split() == ["simulate", "play", "play"]

@@ -7,6 +7,7 @@
 // rebuilt from scratch on every build; run `capsa_gen_susun OUT.inc` to regenerate by hand.
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "capsa_fast/susun.hpp"
@@ -56,9 +57,13 @@ void write_units(std::FILE* out, const char* name, int n, bool tiebreak) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: capsa_gen_susun OUTPUT.inc\n");
-    return 2;
+  // A build-time tool: its one argument is the header to write. Anything starting with
+  // '-' (--help) gets the usage, not a file of that name.
+  if (argc != 2 || argv[1][0] == '-') {
+    std::fprintf(stderr,
+                 "usage: capsa_gen_susun OUTPUT.inc\n"
+                 "writes the Susun lookup tables as a C++ header (run by the build)\n");
+    return argc == 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) ? 0 : 2;
   }
   std::FILE* out = std::fopen(argv[1], "w");
   if (!out) {

@@ -243,9 +243,12 @@ void write_array(std::FILE* out, const char* type, const char* name, const std::
 
 int main(int argc, char** argv) {
   if (argc == 3 && std::strcmp(argv[1], "--search-keys") == 0) return search_keys(std::atoi(argv[2]));
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: gen_tables OUTPUT.inc | --search-keys N\n");
-    return 2;
+  // An argument starting with '-' (--help) gets the usage, not a file of that name.
+  if (argc != 2 || argv[1][0] == '-') {
+    std::fprintf(stderr,
+                 "usage: gen_tables OUTPUT.inc | --search-keys N\n"
+                 "writes the poker lookup tables as a C++ header (run by the build)\n");
+    return argc == 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) ? 0 : 2;
   }
   if (!keys_unique(kRankKey5, 5) || !keys_unique(kRankKey7, 7)) {
     std::fprintf(stderr, "gen_tables: rank keys are not unique\n");

@@ -266,6 +266,10 @@ def _check_cards_left(cards_left: Sequence[int]) -> list[int]:
     return [int(n) for n in counts]
 
 
+# Long runs, reachable as banting.sim and banting.duplicate after `from capsa_fast import
+# banting` (about 2 ms); they import only what this package has loaded already.
+from . import duplicate, sim  # noqa: E402
+
 __all__ = [
     "ACTIONS",
     "BOT_LEVELS",
@@ -293,6 +297,7 @@ __all__ = [
     "combo_label",
     "compare",
     "deal",
+    "duplicate",
     "legal_play_counts",
     "legal_play_mask",
     "legal_plays",
@@ -301,6 +306,7 @@ __all__ = [
     "parse_code",
     "score",
     "score_lines",
+    "sim",
     "validate",
     "why_not",
 ]
