@@ -194,7 +194,36 @@ def test_render_text() -> None:
         assert " ".join(cf.format_cards(game.hand(seat))) in text
     assert f"> player_{game.turn}" in text
     with pytest.raises(ValueError, match="render_mode"):
-        banting_env(render_mode="rgb_array")
+        banting_env(render_mode="rgb_array_list")
+
+
+def test_render_rgb_array_draws_the_cards() -> None:
+    # An image per step for video recorders (and what Stable-Baselines3's make_vec_env asks
+    # every env for): one row per seat, a card per held card, the table at the bottom.
+    from capsa_fast.rl.render import _CARD_H, _CARD_W, _GAP, _WHITE
+
+    env = banting_env(render_mode="rgb_array")
+    env.reset(seed=11)
+    for _ in range(6):
+        agent = env.agent_selection
+        env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[-1]))
+    game = env.unwrapped.game
+    img = env.render()
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+    white = np.all(img == _WHITE, axis=2)
+    for row in range(game.players + 1):
+        top = _GAP + row * (_CARD_H + _GAP) + _CARD_H // 2
+        # count the cards along the row's middle line: runs of card-white pixels that are
+        # a card wide (the glyphs never cross that line's edges)
+        line = white[top]
+        starts = np.flatnonzero(line[1:] & ~line[:-1]) + 1
+        table = game.table.cards if game.table is not None else []
+        held = len(game.hand(row)) if row < game.players else len(table)
+        assert len(starts) == held, (row, held)
+        assert all(line[s : s + _CARD_W // 3].all() for s in starts[:1])
+    gym_env = gymnasium.make(rl.GYM_ID, render_mode="rgb_array")
+    gym_env.reset(seed=1)
+    assert gym_env.render().shape == img.shape
 
 
 def test_render_human_prints(capsys: pytest.CaptureFixture[str]) -> None:
@@ -273,6 +302,13 @@ def test_gymnasium_illegal_actions() -> None:
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     _, reward, terminated, _, info = env.step(bad)
     assert terminated and info["illegal"] and reward == -39
+    # the episode is over: the abandoned round does not play on (it once did, silently)
+    assert not env.action_masks().any()
+    with pytest.raises(ValueError, match="the round is over: call reset"):
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    obs, _ = env.reset()
+    assert np.array_equal(env.action_masks(), obs["action_mask"].astype(bool))
+    assert env.action_masks().any()
     strict = BantingGymEnv(illegal="raise")
     obs, _ = strict.reset(seed=1)
     with pytest.raises(ValueError, match="not legal"):

@@ -179,6 +179,8 @@ def test_arguments_are_checked() -> None:
     env.reset(seed=0)
     with pytest.raises(ValueError, match="environment index"):
         env.game(2)
+    with pytest.raises(ValueError, match=r"skip: expected shape \(2,\)"):
+        env.step(env.sample_actions(), skip=[True])
 
 
 def test_arrays_are_reused_unless_copied() -> None:

@@ -93,7 +93,8 @@ void bind_banting_env(py::module_& m) {
       .def("step",
            [](PyVecEnv& s, const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& actions,
               I8 obs, U8 mask, F32 rewards, U8 done, I8 seat, std::optional<float> forfeit,
-              std::optional<U8> illegal, std::optional<I8> final_obs, std::optional<U8> final_mask) {
+              std::optional<U8> illegal, std::optional<I8> final_obs, std::optional<U8> final_mask,
+              std::optional<U8> skip) {
              const auto n = static_cast<py::ssize_t>(s.env->size());
              if (actions.ndim() != 1 || actions.shape(0) != n) {
                throw std::invalid_argument("actions: expected one action per environment (" +
@@ -119,6 +120,7 @@ void bind_banting_env(py::module_& m) {
                extras.final_obs = out_data(*final_obs, {n, kObsSize}, "final_obs");
                extras.final_mask = out_data(*final_mask, {n, kNumActions}, "final_mask");
              }
+             if (skip) extras.skip = out_data(*skip, {n}, "skip");
              const std::int64_t* a = actions.data();
              auto l = s.lock();
              py::gil_scoped_release release;
@@ -127,6 +129,7 @@ void bind_banting_env(py::module_& m) {
            py::arg("actions"), py::arg("obs"), py::arg("mask"), py::arg("rewards"), py::arg("done"),
            py::arg("seat"), py::arg("forfeit") = py::none(), py::arg("illegal") = py::none(),
            py::arg("final_obs") = py::none(), py::arg("final_mask") = py::none(),
+           py::arg("skip") = py::none(),
            "Plays one action per environment; see VecEnv::step and StepExtras in banting_env.hpp.")
       .def("sample_actions",
            [](PyVecEnv& s, I64 out) {

@@ -331,6 +331,7 @@ long VecEnv::step(const std::int64_t* actions, std::int8_t* obs, std::uint8_t* m
   pool_.parallel_for(size(), chunk_for(size(), pool_.threads()), [&](int b, int end) {
     for (int i = b; i < end; ++i) {
       Env& e = envs_[static_cast<std::size_t>(i)];
+      if (extras.skip != nullptr && extras.skip[i]) continue;
       const std::int64_t a = actions[i];
       // The legal actions of the position shown, with their plays.
       e.pending_index = -1;
@@ -356,6 +357,12 @@ long VecEnv::step(const std::int64_t* actions, std::int8_t* obs, std::uint8_t* m
       const int mover = r.turn();
       float* rw = rewards + off * static_cast<std::size_t>(players_);
       std::fill(rw, rw + players_, 0.0f);
+      if (extras.skip != nullptr && extras.skip[i]) {
+        done[off] = 0;
+        if (extras.illegal != nullptr) extras.illegal[off] = 0;
+        show(e, obs + off * kObsSize, mask + off * kNumActions, seat + off);
+        continue;
+      }
       const bool forfeit = e.pending_index < 0;
       if (extras.illegal != nullptr) extras.illegal[off] = forfeit ? 1 : 0;
       if (forfeit) {

@@ -345,6 +345,26 @@ void test_vec_env_forfeit() {
   }
   CHECK(venv.round_seed(4) != seed4);
   CHECK_EQ(venv.forfeited_rounds(), std::int64_t{2});
+  // skip: a skipped environment's action is not read (an illegal one is no forfeit) and
+  // its position stays; the others play.
+  {
+    std::vector<std::uint8_t> skip(static_cast<std::size_t>(n), 0);
+    skip[3] = 1;
+    VecEnv::StepExtras with_skip = extras;
+    with_skip.skip = skip.data();
+    venv.sample_actions(actions.data());
+    actions[3] = -5;
+    const std::vector<std::int8_t> obs3(o.obs.begin() + 3 * kObsSize, o.obs.begin() + 4 * kObsSize);
+    const auto history3 = venv.round(3).history().size();
+    const auto history5 = venv.round(5).history().size();
+    CHECK_EQ(venv.step(actions.data(), o.obs.data(), o.mask.data(), o.rewards.data(), o.done.data(), o.seat.data(), with_skip), -1L);
+    CHECK_EQ(illegal[3], 0);
+    CHECK_EQ(o.done[3], 0);
+    CHECK(std::equal(obs3.begin(), obs3.end(), o.obs.begin() + 3 * kObsSize));
+    CHECK_EQ(venv.round(3).history().size(), history3);
+    CHECK(venv.round(5).history().size() > history5 || o.done[5] == 1);
+    CHECK_EQ(venv.forfeited_rounds(), std::int64_t{2});
+  }
   CHECK_EQ(venv.rounds_done(), std::int64_t{0});
   long ended = 0, won = 0;
   for (int t = 0; t < 600; ++t) {

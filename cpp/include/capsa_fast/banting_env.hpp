@@ -148,6 +148,10 @@ class VecEnv {
     // rows of the other environments are left as they were.
     std::int8_t* final_obs = nullptr;
     std::uint8_t* final_mask = nullptr;
+    // [n]: 1 for an environment this step leaves alone (its action is not read; rewards
+    // and done 0, the position shown again): a caller that reports a round's end in one
+    // step and the next round in the following one (Gymnasium's next-step autoreset).
+    const std::uint8_t* skip = nullptr;
   };
   long step(const std::int64_t* actions, std::int8_t* obs, std::uint8_t* mask, float* rewards,
             std::uint8_t* done, std::int8_t* seat, const StepExtras& extras);

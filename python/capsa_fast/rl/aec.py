@@ -10,7 +10,6 @@ the rules engine.
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import numpy as np
@@ -21,9 +20,7 @@ from pettingzoo.utils import wrappers
 from ..banting import Game, make_code
 from ._common import check_players, make_rules, worst_score
 from .encoding import NUM_ACTIONS, OBS_SIZE, PASS, check_action
-from .render import render_text
-
-RENDER_MODES = ("human", "ansi")
+from .render import RENDER_MODES, render_as
 
 
 class BantingAEC(AECEnv):  # AECEnv is untyped (Any)
@@ -144,17 +141,16 @@ class BantingAEC(AECEnv):  # AECEnv is untyped (Any)
         self.rewards = {a: float(scores[i]) for i, a in enumerate(self.possible_agents)}
         self.terminations = {a: True for a in self.agents}
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         if self.render_mode is None:
             from gymnasium.logger import warn
 
-            warn("render() called without a render_mode; pass render_mode='human' or 'ansi'")
+            warn(
+                "render() called without a render_mode; pass render_mode='human', 'ansi' "
+                "or 'rgb_array'"
+            )
             return None
-        text = "(no round: call reset())" if self.game is None else render_text(self.game)
-        if self.render_mode == "ansi":
-            return text
-        sys.stdout.write(text + "\n")
-        return None
+        return render_as(self.render_mode, self.game)
 
     def close(self) -> None:
         pass

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -13,9 +12,7 @@ from gymnasium import spaces
 from ..banting import Game, make_code
 from ._common import check_players, env_level, make_rules, opponent_levels, worst_score
 from .encoding import NUM_ACTIONS, OBS_SIZE, as_action
-from .render import render_text
-
-RENDER_MODES = ("human", "ansi")
+from .render import RENDER_MODES, render_as
 
 
 class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
@@ -72,6 +69,7 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.game: Game | None = None
         self._skipped = 0
+        self._forfeited = False  # an illegal action under "penalty" ended the round
 
     def _level(self, seat: int) -> str:
         return env_level(self.opponents[(seat - self.seat - 1) % self.players])
@@ -107,6 +105,7 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         if seed is not None:
             self.game = None
         self._skipped = 0
+        self._forfeited = False
         self._deal()
         assert self.game is not None
         while self.game.over:
@@ -125,7 +124,7 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         if self.game is None:
             raise ValueError("call reset() before step()")
         r = self.game._r
-        if r.over:
+        if r.over or self._forfeited:
             raise ValueError("the round is over: call reset()")
         index = as_action(action)
         legal = index is not None and r.apply_action(index)
@@ -134,6 +133,7 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
                 raise ValueError(
                     f"action {action!r} is not legal now (see the action mask); nothing was played"
                 )
+            self._forfeited = True  # the round ends here for the learner
             return self._observe(), self.illegal_reward, True, False, self._info(illegal=True)
         self._bots()
         reward = 0.0
@@ -147,14 +147,20 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             self.render()
         return self._observe(), reward, bool(r.over), False, info
 
-    def render(self) -> str | None:
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now (bool ``[1665]``; all False once the round is over), as
+        sb3-contrib's MaskablePPO asks an env for them."""
+        if self.game is None:
+            raise ValueError("call reset() first")
+        if self.game.over or self._forfeited:
+            return np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        return np.asarray(self.game._r.observe(self.seat)[1], dtype=np.bool_)
+
+    def render(self) -> Any:
         if self.render_mode is None:
             gymnasium.logger.warn(
-                "render() called without a render_mode; pass render_mode='human' or 'ansi'"
+                "render() called without a render_mode; pass render_mode='human', 'ansi' "
+                "or 'rgb_array'"
             )
             return None
-        text = "(no round: call reset())" if self.game is None else render_text(self.game)
-        if self.render_mode == "ansi":
-            return text
-        sys.stdout.write(text + "\n")
-        return None
+        return render_as(self.render_mode, self.game)

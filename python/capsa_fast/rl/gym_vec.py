@@ -7,11 +7,20 @@ one call steps every round in C++ on ``threads`` threads instead of one Python e
 copy. It takes the single env's arguments and follows Gymnasium's vector conventions:
 batched observations (``{"observation": int8 [n, 612], "action_mask": int8 [n, 1665]}``),
 rewards ``float64 [n]`` (the learner's points in the step that ends its round), and
-same-step autoreset (``metadata["autoreset_mode"]``): where a round ends, the observation
-returned is the next round's, and ``infos["final_obs"]`` / ``infos["final_info"]`` hold
-the end of the round that finished, as :class:`gymnasium.vector.SyncVectorEnv` does in that
-mode. ``final_info`` has ``scores`` (every seat's points) for a round played out and
-``illegal`` for one ended by an illegal action under ``illegal="penalty"``.
+autoreset in either of Gymnasium's two modes (``autoreset_mode``, also in
+``metadata["autoreset_mode"]``):
+
+- ``NEXT_STEP`` (the default, Gymnasium's own, which its observation wrappers need): the
+  step that ends a round returns its end (the mask all False) with the reward and
+  ``terminated``, and ``infos`` ``scores`` (every seat's points; ``_scores`` marks the
+  copies) or ``illegal``; the next step shows that copy's next round, with reward 0 and
+  its action not read.
+- ``SAME_STEP``: the step that ends a round already returns the next round, and
+  ``infos["final_obs"]`` / ``infos["final_info"]`` hold the end of the round that finished,
+  as :class:`gymnasium.vector.SyncVectorEnv` gives them in that mode.
+
+:meth:`BantingGymVectorEnv.action_masks` gives the masks as sb3-contrib's MaskablePPO asks
+an env for them.
 
 Differences from ``vectorization_mode="sync"`` over the single env: the learner's seat is
 fixed (``seat=None``, a random seat each round, is the single env's alone), and one
@@ -32,7 +41,7 @@ from gymnasium.vector.utils import batch_space
 
 from ._common import opponent_levels
 from .encoding import NUM_ACTIONS, OBS_SIZE
-from .render import render_text
+from .render import render_as
 from .vec import BantingVecEnv
 
 Obs = dict[str, npt.NDArray[Any]]
@@ -53,8 +62,9 @@ class BantingGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64],
     ``env.game(i)`` copy ``i``'s round as a :class:`capsa_fast.banting.Game`."""
 
     metadata = {  # noqa: RUF012
-        "autoreset_mode": AutoresetMode.SAME_STEP,
-        "render_modes": ["ansi"],
+        "autoreset_mode": AutoresetMode.NEXT_STEP,  # the instance's: see autoreset_mode
+        "render_modes": ["ansi", "rgb_array"],
+        "render_fps": 1,
     }
 
     def __init__(
@@ -68,6 +78,7 @@ class BantingGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64],
         render_mode: str | None = None,
         illegal: str = "penalty",
         threads: int | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
             raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
@@ -79,9 +90,25 @@ class BantingGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64],
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be 0..{players - 1}, got {seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
         if illegal not in ("penalty", "raise"):
             raise ValueError(f"illegal must be 'penalty' or 'raise', got {illegal!r}")
+        modes = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
+        try:
+            mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            mode = None
+        if mode not in modes:
+            raise ValueError(
+                f"autoreset_mode must be {' or '.join(repr(m.value) for m in modes)} "
+                f"(gymnasium.vector.AutoresetMode), got {autoreset_mode!r}"
+            )
+        self.autoreset_mode = mode
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
+        self._restart = np.zeros(num_envs if isinstance(num_envs, int) else 0, dtype=np.bool_)
+        self._mask: npt.NDArray[np.bool_] | None = None
         self.vec = BantingVecEnv(
             num_envs,
             rules,
@@ -117,7 +144,10 @@ class BantingGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64],
             raise ValueError(f"seed: one integer seeds every copy of this vector env, got {seed!r}")
         super().reset(seed=seed)
         obs, info = self.vec.reset(None if seed is None else int(seed))
-        return self._obs(obs), self._infos(info["seat"])
+        self._restart = np.zeros(self.num_envs, dtype=np.bool_)
+        observation = self._obs(obs)
+        self._mask = observation["action_mask"].astype(np.bool_)
+        return observation, self._infos(info["seat"])
 
     def step(
         self, actions: npt.ArrayLike
@@ -128,54 +158,72 @@ class BantingGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64],
         npt.NDArray[np.bool_],
         dict[str, Any],
     ]:
-        obs, rewards, done, truncated, info = self.vec.step(actions)
+        """One action per copy. Under next-step autoreset a copy whose round ended in the
+        last step shows its next round now (reward 0, its action not read)."""
+        restarting = self._restart if self.autoreset_mode == AutoresetMode.NEXT_STEP else None
+        obs, rewards, done, truncated, info = self.vec.step(actions, skip=restarting)
         infos = self._infos(info["seat"])
         ended = np.array(done, dtype=np.bool_)
+        observation = self._obs(obs)
+        reward = np.asarray(rewards[:, self.seat], dtype=np.float64)
         if ended.any():
-            final = info["final_obs"]
-            final_obs = np.full(self.num_envs, None, dtype=object)
-            for i in np.flatnonzero(ended):
-                final_obs[i] = {
-                    "observation": final["observation"][i].copy(),
-                    "action_mask": final["action_mask"][i].view(np.int8).copy(),
-                }
             illegal = (
                 np.array(info["illegal"], dtype=np.bool_)
                 if "illegal" in info
                 else np.zeros(self.num_envs, dtype=np.bool_)
             )
             played = ended & ~illegal
-            final_info: dict[str, Any] = {
+            end_info: dict[str, Any] = {
                 "scores": np.where(played[:, None], rewards, 0).astype(np.int64),
                 "_scores": played,
             }
             if illegal.any():
-                final_info["illegal"] = illegal
-                final_info["_illegal"] = illegal.copy()
-            infos.update(
-                final_obs=final_obs,
-                _final_obs=ended,
-                final_info=final_info,
-                _final_info=ended.copy(),
-            )
-        return (
-            self._obs(obs),
-            np.asarray(rewards[:, self.seat], dtype=np.float64),
-            ended,
-            np.array(truncated, dtype=np.bool_),
-            infos,
-        )
+                end_info["illegal"] = illegal
+                end_info["_illegal"] = illegal.copy()
+            final = info["final_obs"]
+            if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+                # the end of the round now, its next round on the next step
+                observation["observation"][ended] = final["observation"][ended]
+                observation["action_mask"][ended] = final["action_mask"][ended].view(np.int8)
+                infos.update(end_info)
+            else:
+                final_obs = np.full(self.num_envs, None, dtype=object)
+                for i in np.flatnonzero(ended):
+                    final_obs[i] = {
+                        "observation": final["observation"][i].copy(),
+                        "action_mask": final["action_mask"][i].view(np.int8).copy(),
+                    }
+                infos.update(
+                    final_obs=final_obs,
+                    _final_obs=ended,
+                    final_info=end_info,
+                    _final_info=ended.copy(),
+                )
+        self._restart = ended.copy()
+        self._mask = observation["action_mask"].astype(np.bool_)
+        return observation, reward, ended, np.array(truncated, dtype=np.bool_), infos
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of each copy's position shown (bool ``[n, 1665]``; all False
+        at the end of a round), as sb3-contrib's MaskablePPO asks an env for them."""
+        if self._mask is None:
+            raise ValueError("call reset() first")
+        return self._mask.copy()
 
     def game(self, i: int) -> Any:
         """Copy ``i``'s current round, rebuilt as a :class:`capsa_fast.banting.Game`."""
         return self.vec.game(i)
 
-    def render(self) -> tuple[str, ...] | None:
-        """With ``render_mode="ansi"``, each copy's table as text."""
+    def render(self) -> tuple[Any, ...] | None:
+        """Each copy's table, as text (``render_mode="ansi"``) or an image
+        (``"rgb_array"``)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            gymnasium.logger.warn(
+                "render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'"
+            )
             return None
-        return tuple(render_text(self.vec.game(i)) for i in range(self.num_envs))
+        mode = self.render_mode
+        return tuple(render_as(mode, self.vec.game(i)) for i in range(self.num_envs))
 
     def _obs(self, obs: Obs) -> Obs:
         """Fresh arrays (Gymnasium's users keep what a call returns), the mask as int8 like

@@ -107,13 +107,15 @@ class BantingVecEnv:
         return self._observation(), {"seat": self._out(self._seat)}
 
     def step(
-        self, actions: npt.ArrayLike
+        self, actions: npt.ArrayLike, *, skip: npt.ArrayLike | None = None
     ) -> tuple[
         Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
     ]:
         """Play one action per environment (indices into the action mask). Every action is
         checked before any is made: under ``illegal="raise"`` an illegal one raises
-        ValueError naming the first such environment, and nothing changes."""
+        ValueError naming the first such environment, and nothing changes. ``skip`` (bool
+        ``[n]``) leaves those environments alone this step: their actions are not read,
+        their rewards and ``terminated`` are 0 and their positions are shown again."""
         if not self._started:
             raise ValueError("call reset() before step()")
         arr = np.asarray(actions)
@@ -131,6 +133,11 @@ class BantingVecEnv:
                 raise ValueError("actions: an index is out of range")
             arr = arr.astype(np.int64)
         penalty = self.illegal == "penalty"
+        skipped = None
+        if skip is not None:
+            skipped = np.array(skip, dtype=np.bool_)  # a fresh, writable copy
+            if skipped.shape != (self.n,):
+                raise ValueError(f"skip: expected shape ({self.n},), got {skipped.shape}")
         bad = self._core.step(
             arr,
             self._obs,
@@ -142,6 +149,7 @@ class BantingVecEnv:
             illegal=self._illegal.view(np.uint8) if penalty else None,
             final_obs=self._final_obs,
             final_mask=self._final_mask.view(np.uint8),
+            skip=None if skipped is None else skipped.view(np.uint8),
         )
         if bad >= 0:
             a = int(arr[bad])
