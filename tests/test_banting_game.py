@@ -474,6 +474,27 @@ def test_simulation_is_deterministic_and_independent_of_workers():
     assert (a.scores[np.arange(3000), a.winners] > 0).all()
 
 
+def test_simulation_without_the_rounds_gives_the_same_statistics():
+    # keep_rounds=False (what the command line runs) sums each chunk where it ran and keeps
+    # no array per round: the seats' statistics are those of the full run.
+    seats = ("standard", "beginner", "random", "beginner")
+    full = sim.simulate(4000, seats, "capsa-banting", seed=5, workers=2, chunk=300)
+    lean = sim.simulate(
+        4000, seats, "capsa-banting", seed=5, workers=2, chunk=700, keep_rounds=False
+    )
+    assert lean.scores is None and lean.winners is None and lean.games == 4000
+    assert lean.totals == sim.Totals.of(full.scores, full.winners)
+    for a, b in zip(full.seat_stats(), lean.seat_stats(), strict=True):
+        assert a.wins == b.wins and a.win_low == b.win_low
+        assert a.mean_score == pytest.approx(b.mean_score, abs=1e-12)
+        assert a.score_low == pytest.approx(b.score_low, abs=1e-9)
+        # and the interval is the textbook one: numpy's sample deviation
+        col = full.scores[:, a.seat].astype(np.float64)
+        half = sim.Z95 * col.std(ddof=1) / np.sqrt(4000)
+        assert b.score_high - b.mean_score == pytest.approx(half, rel=1e-9)
+    assert sim.simulate(0, seats, keep_rounds=False).seat_stats()[0].wins == 0
+
+
 def test_simulated_rounds_match_rounds_played_through_game():
     # The C++ loop and Game share the round; replaying seeds through Game gives the same.
     result = sim.simulate(50, ("standard", "beginner", "standard", "beginner"), "pagat", seed=9)

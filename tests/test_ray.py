@@ -32,6 +32,8 @@ def test_sim_on_ray_equals_the_local_run(local_ray: Any) -> None:
     local = sim.simulate(6000, seats, seed=3, chunk=700, workers=2)
     assert np.array_equal(on_ray.scores, local.scores)
     assert np.array_equal(on_ray.winners, local.winners)
+    lean = sim.simulate(6000, seats, seed=3, chunk=700, ray="local", keep_rounds=False)
+    assert lean.scores is None and lean.totals == sim.Totals.of(local.scores, local.winners)
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
     assert calls[-1] == (6000, 6000) and len(calls) == 9
     # previous-winner: each chunk is a match, wherever it runs

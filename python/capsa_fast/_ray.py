@@ -106,12 +106,15 @@ def run_chunks(
     progress: Progress | None = None,
     units: Callable[[A], int] | None = None,
     on_result: Callable[[int, R], None] | None = None,
+    keep: bool = True,
 ) -> list[R]:
     """``[fn(c) for c in chunks]``, computed in parallel: on ``threads`` local threads (the
     chunk functions release the GIL in C++), or as Ray tasks when ``ray_address`` is given
     (:func:`connect` joins or starts the cluster). As each chunk finishes (in chunk order
     locally, in any order on Ray), ``on_result(index, result)`` is called, then
-    ``progress(done, total, seconds)`` counting ``units(chunk)`` per chunk (default 1)."""
+    ``progress(done, total, seconds)`` counting ``units(chunk)`` per chunk (default 1).
+    ``keep=False``: results go to ``on_result`` only (the list returned holds None), so a
+    long run's memory does not grow with its chunks."""
     weight = units or (lambda _c: 1)
     total = sum(weight(c) for c in chunks)
     t0 = time.perf_counter()
@@ -120,7 +123,8 @@ def run_chunks(
     if ray_address is None:
         with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
             for i, result in enumerate(pool.map(fn, chunks)):
-                results[i] = result
+                if keep:
+                    results[i] = result
                 if on_result is not None:
                     on_result(i, result)
                 done += weight(chunks[i])
@@ -138,10 +142,12 @@ def run_chunks(
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
-                i = index[ref]
-                results[i] = ray.get(ref)
+                i = index.pop(ref)
+                result = ray.get(ref)
+                if keep:
+                    results[i] = result
                 if on_result is not None:
-                    on_result(i, results[i])
+                    on_result(i, result)
                 done += weight(chunks[i])
                 if progress is not None:
                     progress(done, total, time.perf_counter() - t0)

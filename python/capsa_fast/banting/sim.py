@@ -50,17 +50,55 @@ class SeatStats:
 
 
 @dataclass(frozen=True)
+class Totals:
+    """Per seat over a run's rounds: wins, the sum of the scores and of their squares (what
+    the seat statistics need, in constant memory)."""
+
+    games: int
+    wins: tuple[int, ...]
+    sums: tuple[int, ...]
+    squares: tuple[int, ...]
+
+    @staticmethod
+    def of(scores: npt.NDArray[np.int32], winners: npt.NDArray[np.int32]) -> Totals:
+        players = scores.shape[1]
+        wide = scores.astype(np.int64)
+        return Totals(
+            games=int(winners.shape[0]),
+            wins=tuple(int(np.count_nonzero(winners == s)) for s in range(players)),
+            sums=tuple(int(x) for x in wide.sum(axis=0)),
+            squares=tuple(int(x) for x in (wide * wide).sum(axis=0)),
+        )
+
+    def __add__(self, other: Totals) -> Totals:
+        def add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(x + y for x, y in zip(a, b, strict=True))
+
+        return Totals(
+            self.games + other.games,
+            add(self.wins, other.wins),
+            add(self.sums, other.sums),
+            add(self.squares, other.squares),
+        )
+
+
+@dataclass(frozen=True)
 class SimResult:
-    """Scores ``[games, players]`` and winners ``[games]``, with the time the play took."""
+    """Scores ``[games, players]`` and winners ``[games]``, with the time the play took.
+    A run made with ``keep_rounds=False`` keeps only the seats' ``totals`` (its ``scores``
+    and ``winners`` are None)."""
 
     seats: tuple[str, ...]
-    scores: npt.NDArray[np.int32]
-    winners: npt.NDArray[np.int32]
+    scores: npt.NDArray[np.int32] | None
+    winners: npt.NDArray[np.int32] | None
     seconds: float
+    totals: Totals | None = None
 
     @property
     def games(self) -> int:
-        return int(self.winners.shape[0])
+        if self.winners is not None:
+            return int(self.winners.shape[0])
+        return self.totals.games if self.totals is not None else 0
 
     @property
     def games_per_second(self) -> float:
@@ -68,13 +106,20 @@ class SimResult:
 
     def seat_stats(self) -> list[SeatStats]:
         out = []
-        n = self.games
+        totals = self.totals
+        if totals is None:
+            assert self.scores is not None and self.winners is not None
+            totals = Totals.of(self.scores, self.winners)
+        n = totals.games
         for seat, level in enumerate(self.seats):
-            wins = int(np.count_nonzero(self.winners == seat))
+            wins = totals.wins[seat]
             low, high = wilson(wins, n)
-            col = self.scores[:, seat].astype(np.float64)
-            mean = float(col.mean()) if n else 0.0
-            half = Z95 * float(col.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+            mean = totals.sums[seat] / n if n else 0.0
+            # the sample variance from exact integer sums: no cancellation
+            spread = (
+                (n * totals.squares[seat] - totals.sums[seat] ** 2) / (n * (n - 1)) if n > 1 else 0
+            )
+            half = Z95 * math.sqrt(spread) / math.sqrt(n) if n > 1 else math.inf
             out.append(
                 SeatStats(
                     seat=seat,
@@ -114,8 +159,14 @@ def simulate(
     iterations: int = MASTER_ITERATIONS,
     time_ms: float = 0.0,
     threads: int = 1,
+    keep_rounds: bool = True,
 ) -> SimResult:
     """Play ``games`` rounds with one bot level per seat (2-4 seats).
+
+    ``keep_rounds=False`` keeps only each seat's totals (constant memory whatever the
+    number of rounds; each chunk is summed where it ran), which is what the seat
+    statistics and the command line need; True also keeps every round's scores and winner
+    (20 bytes a round at four seats).
 
     ``iterations``, ``time_ms`` and ``threads`` are the master's budget.
     ``workers`` threads share the chunks (0: one per core); the C++ loop releases the GIL.
@@ -141,6 +192,25 @@ def simulate(
         for first in range(0, games, chunk)
     ]
     t0 = time.perf_counter()
+    if not keep_rounds:
+        empty = Totals(0, (0,) * players, (0,) * players, (0,) * players)
+        summed = [empty]
+
+        def add(_index: int, part: Totals) -> None:
+            summed[0] = summed[0] + part
+
+        # results are summed as they come and not kept: run_chunks' list holds only None
+        _ray.run_chunks(
+            _sim_chunk_totals,
+            chunks,
+            ray_address=ray,
+            threads=workers,
+            progress=progress,
+            units=lambda c: c[4],
+            on_result=add,
+            keep=False,
+        )
+        return SimResult(seats, None, None, time.perf_counter() - t0, totals=summed[0])
     parts = _ray.run_chunks(
         _sim_chunk,
         chunks,
@@ -152,6 +222,12 @@ def simulate(
     scores = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, players), np.int32)
     winners = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int32)
     return SimResult(seats, scores, winners, time.perf_counter() - t0)
+
+
+def _sim_chunk_totals(chunk: tuple[Any, tuple[str, ...], int, int, int, int, float, int]) -> Totals:
+    """A chunk's rounds summed per seat (see :func:`_sim_chunk`)."""
+    scores, winners = _sim_chunk(chunk)
+    return Totals.of(scores, winners)
 
 
 def _sim_chunk(
