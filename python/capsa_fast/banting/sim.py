@@ -192,33 +192,22 @@ def simulate(
         for first in range(0, games, chunk)
     ]
     t0 = time.perf_counter()
+    run: dict[str, Any] = {
+        "ray_address": ray,
+        "threads": workers,
+        "progress": progress,
+        "units": lambda c: c[4],
+    }
     if not keep_rounds:
-        empty = Totals(0, (0,) * players, (0,) * players, (0,) * players)
-        summed = [empty]
+        summed = [Totals(0, (0,) * players, (0,) * players, (0,) * players)]
 
         def add(_index: int, part: Totals) -> None:
             summed[0] = summed[0] + part
 
         # results are summed as they come and not kept: run_chunks' list holds only None
-        _ray.run_chunks(
-            _sim_chunk_totals,
-            chunks,
-            ray_address=ray,
-            threads=workers,
-            progress=progress,
-            units=lambda c: c[4],
-            on_result=add,
-            keep=False,
-        )
+        _ray.run_chunks(_sim_chunk_totals, chunks, on_result=add, keep=False, **run)
         return SimResult(seats, None, None, time.perf_counter() - t0, totals=summed[0])
-    parts = _ray.run_chunks(
-        _sim_chunk,
-        chunks,
-        ray_address=ray,
-        threads=workers,
-        progress=progress,
-        units=lambda c: c[4],
-    )
+    parts = _ray.run_chunks(_sim_chunk, chunks, **run)
     scores = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, players), np.int32)
     winners = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int32)
     return SimResult(seats, scores, winners, time.perf_counter() - t0)
