@@ -99,6 +99,13 @@ def test_copies_are_the_single_envs_rounds(mode: AutoresetMode) -> None:
                 won += 1
                 o, _ = observe(games[i], 2)
                 assert np.array_equal(final["observation"], o) and rewards[i] > 0
+            if mode == AutoresetMode.NEXT_STEP:
+                # game(i) and render() show the round whose end the step shows
+                shown = env.game(int(i))
+                assert shown.over and shown.code == games[i].code
+                assert shown.history[: len(games[i].history)] == games[i].history
+                o, _ = observe(shown, 2)
+                assert np.array_equal(final["observation"], o)
         assert not rewards[~terminated].any()
         if mode == AutoresetMode.SAME_STEP and terminated.any():
             assert infos["_final_obs"].tolist() == terminated.tolist()

@@ -162,6 +162,41 @@ def test_illegal_actions_under_penalty_end_their_rounds() -> None:
         BantingVecEnv(2, illegal="ignore")
 
 
+def test_rounds_after_forfeits_rebuild_under_previous_winner() -> None:
+    # A forfeited round has no winner: the next one opens with the lowest card again, and
+    # game(i) must rebuild it so (it once let the seat open freely: 1,269 positions of
+    # 25,600 differed). game(i, finished=True) is the round that just ended.
+    rules = {"preset": "capsa-banting", "first_lead": "previous-winner"}
+    env = BantingVecEnv(24, rules, opponents="random", threads=2, illegal="penalty")
+    obs, info = env.reset(seed=12)
+    forfeits = finished = 0
+    for step in range(150):
+        for i in range(0, env.n, 3):
+            check_observation(
+                env.game(i), int(info["seat"][i]), obs["observation"][i], obs["action_mask"][i]
+            )
+        actions = env.sample_actions().copy()
+        if step % 5 == 4:
+            actions[::2] = -1
+        before = [env.game(i) for i in range(env.n)]
+        obs, _, terminated, _, info = env.step(actions)
+        for i in np.flatnonzero(terminated):
+            last = env.game(int(i), finished=True)
+            assert last.code == before[i].code
+            assert last.history[: len(before[i].history)] == before[i].history
+            if actions[i] == -1:
+                forfeits += 1
+                assert last.history == before[i].history and not last.over
+            else:
+                finished += 1
+                assert last.over
+    assert forfeits > 100 and finished > 20 and env.forfeited_rounds == forfeits
+    fresh = BantingVecEnv(2)
+    fresh.reset(seed=1)
+    with pytest.raises(ValueError, match="no round of environment 0 has ended"):
+        fresh.game(0, finished=True)
+
+
 def test_arguments_are_checked() -> None:
     with pytest.raises(ValueError, match="reset"):
         BantingVecEnv(2).step(np.zeros(2, dtype=np.int64))

@@ -54,6 +54,10 @@ struct PyVecEnv {
   }
 };
 
+py::tuple move_tuple(const Move& mv) {
+  return py::make_tuple(mv.seat, mv.is_pass ? py::object(py::none()) : py::cast(mv.combo));
+}
+
 using I8 = py::array_t<std::int8_t>;
 using U8 = py::array_t<std::uint8_t>;
 using F32 = py::array_t<float>;
@@ -142,10 +146,21 @@ void bind_banting_env(py::module_& m) {
       .def("history", [](PyVecEnv& s, int i) {
         s.check_index(i);
         py::list out;
-        for (const Move& mv : s.env->round(i).history())
-          out.append(py::make_tuple(mv.seat, mv.is_pass ? py::object(py::none()) : py::cast(mv.combo)));
+        for (const Move& mv : s.env->round(i).history()) out.append(move_tuple(mv));
         return out;
       })
+      .def("round_opener", [](PyVecEnv& s, int i) {
+        s.check_index(i);
+        return s.env->round_opener(i);
+      })
+      .def("finished", [](PyVecEnv& s, int i) -> py::object {
+        s.check_index(i);
+        const VecEnv::Finished* f = s.env->finished(i);
+        if (f == nullptr) return py::none();
+        py::list moves;
+        for (const Move& mv : f->round.history()) moves.append(move_tuple(mv));
+        return py::make_tuple(f->seed, f->index, f->opener, moves);
+      }, "The last round that ended in a step: (seed, index, opener, moves), or None.")
       .def("round_index", [](PyVecEnv& s, int i) {
         s.check_index(i);
         return s.env->round_index(i);

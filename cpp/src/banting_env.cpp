@@ -260,6 +260,7 @@ VecEnv::VecEnv(const GameRules& rules, int players, int n, const std::vector<int
 void VecEnv::deal(Env& e, std::uint64_t env_index, int opener) {
   e.seed = sim_round_seed(seed_, env_index << 32 | e.index);
   ++e.index;
+  e.opener = opener;
   e.round = Round(rules_, players_, e.seed, opener, true);
 }
 
@@ -311,6 +312,7 @@ void VecEnv::reset(std::uint64_t seed, std::int8_t* obs, std::uint8_t* mask, std
       e.done = 0;
       e.skipped = 0;
       e.forfeited = 0;
+      e.has_finished = false;
       e.bots = SplitMix64{sim_round_seed(seed ^ kBotStream, ui)};
       e.sampler = SplitMix64{sim_round_seed(seed ^ kSampleStream, ui)};
       start_round(e, ui, -1);
@@ -383,6 +385,11 @@ long VecEnv::step(const std::int64_t* actions, std::int8_t* obs, std::uint8_t* m
           encode(r, mover, row, fo);
           mask_of(r, mover, row, fm, nullptr, nullptr);
         }
+        e.finished.round = r;
+        e.finished.seed = e.seed;
+        e.finished.index = e.index ? e.index - 1 : 0;
+        e.finished.opener = e.opener;
+        e.has_finished = true;
         int opener = -1;
         if (forfeit) {
           ++e.forfeited;

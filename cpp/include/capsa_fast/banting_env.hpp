@@ -166,6 +166,20 @@ class VecEnv {
     const std::uint64_t k = envs_[static_cast<std::size_t>(i)].index;
     return k ? k - 1 : 0;
   }
+  // The seat that opened the current round freely (previous-winner), or -1 when the
+  // holder of the lowest card had to open with it.
+  int round_opener(int i) const { return envs_[static_cast<std::size_t>(i)].opener; }
+  // The last round of environment i that ended in a step (played out or forfeited), as
+  // it stood then; null before any has.
+  struct Finished {
+    Round round;
+    std::uint64_t seed = 0, index = 0;  // as round_seed() and round_index() gave them
+    int opener = -1;
+  };
+  const Finished* finished(int i) const {
+    const Env& e = envs_[static_cast<std::size_t>(i)];
+    return e.has_finished ? &e.finished : nullptr;
+  }
   std::int64_t rounds_done() const noexcept;
   std::int64_t skipped_rounds() const noexcept;
   // Rounds ended by an illegal action (StepExtras::forfeit) since the reset.
@@ -181,7 +195,10 @@ class VecEnv {
     std::vector<Combo> plays;         // their plays (an empty combo for the pass)
     int pending_index = -1;           // the checked move of the current step, in legal
     std::int64_t done = 0, skipped = 0, forfeited = 0;
-    explicit Env(const Round& r) : round(r) {}
+    int opener = -1;  // of the current round
+    Finished finished;
+    bool has_finished = false;
+    explicit Env(const Round& r) : round(r), finished{r} {}
   };
   void deal(Env& e, std::uint64_t env_index, int opener);
   // Bots move until a learner is to move or the round is over.

@@ -150,7 +150,7 @@ class BantingAEC(AECEnv):  # AECEnv is untyped (Any)
                 "or 'rgb_array'"
             )
             return None
-        return render_as(self.render_mode, self.game)
+        return render_as(self.render_mode, self.game, self.players)
 
     def close(self) -> None:
         pass

@@ -148,12 +148,10 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         return self._observe(), reward, bool(r.over), False, info
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions now (bool ``[1665]``; all False once the round is over), as
-        sb3-contrib's MaskablePPO asks an env for them."""
+        """The mask of the observation last returned (bool ``[1665]``; all False once a
+        round is played out), as sb3-contrib's MaskablePPO asks an env for them."""
         if self.game is None:
             raise ValueError("call reset() first")
-        if self.game.over or self._forfeited:
-            return np.zeros(NUM_ACTIONS, dtype=np.bool_)
         return np.asarray(self.game._r.observe(self.seat)[1], dtype=np.bool_)
 
     def render(self) -> Any:
@@ -163,4 +161,4 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
                 "or 'rgb_array'"
             )
             return None
-        return render_as(self.render_mode, self.game)
+        return render_as(self.render_mode, self.game, self.players)

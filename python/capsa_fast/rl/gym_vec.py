@@ -204,15 +204,19 @@ class BantingGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64],
         return observation, reward, ended, np.array(truncated, dtype=np.bool_), infos
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The legal actions of each copy's position shown (bool ``[n, 1665]``; all False
-        at the end of a round), as sb3-contrib's MaskablePPO asks an env for them."""
+        """The masks of the observations last returned (bool ``[n, 1665]``; all False at
+        the end of a round played out), as sb3-contrib's MaskablePPO asks an env for them."""
         if self._mask is None:
             raise ValueError("call reset() first")
         return self._mask.copy()
 
     def game(self, i: int) -> Any:
-        """Copy ``i``'s current round, rebuilt as a :class:`capsa_fast.banting.Game`."""
-        return self.vec.game(i)
+        """Copy ``i``'s round as the last step shows it, rebuilt as a
+        :class:`capsa_fast.banting.Game`: under next-step autoreset, the round that just
+        ended while its end is shown, else the round in play."""
+        self.vec._check_index(i)
+        showing_end = self.autoreset_mode == AutoresetMode.NEXT_STEP and bool(self._restart[i])
+        return self.vec.game(i, finished=showing_end)
 
     def render(self) -> tuple[Any, ...] | None:
         """Each copy's table, as text (``render_mode="ansi"``) or an image
@@ -223,7 +227,7 @@ class BantingGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64],
             )
             return None
         mode = self.render_mode
-        return tuple(render_as(mode, self.vec.game(i)) for i in range(self.num_envs))
+        return tuple(render_as(mode, self.game(i), self.players) for i in range(self.num_envs))
 
     def _obs(self, obs: Obs) -> Obs:
         """Fresh arrays (Gymnasium's users keep what a call returns), the mask as int8 like

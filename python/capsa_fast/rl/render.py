@@ -90,11 +90,12 @@ def _card(img: np.ndarray, card: str, top: int, left: int) -> None:
 RENDER_MODES = ("human", "ansi", "rgb_array")
 
 
-def render_as(mode: str, game: Game | None) -> Any:
+def render_as(mode: str, game: Game | None, players: int) -> Any:
     """An environment's ``render()`` in ``mode``: ``"ansi"`` the text, ``"human"`` prints it
-    (None), ``"rgb_array"`` the image (a bare table before the first deal)."""
+    (None), ``"rgb_array"`` the image (before the first deal, a bare table of the same
+    size: video recorders want one frame size)."""
     if mode == "rgb_array":
-        return _blank(4) if game is None else render_rgb(game)
+        return _blank(players) if game is None else render_rgb(game)
     text = "(no round: call reset())" if game is None else render_text(game)
     if mode == "ansi":
         return text

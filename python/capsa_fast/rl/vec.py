@@ -205,24 +205,34 @@ class BantingVecEnv:
         self._check_index(i)
         return make_code(self.players, int(self._core.round_seed(i)))
 
-    def game(self, i: int) -> Game:
+    def game(self, i: int, *, finished: bool = False) -> Game:
         """Environment ``i``'s current round as a :class:`capsa_fast.banting.Game`, rebuilt
         from its code and its moves so far: a copy to check a position against the rules
-        engine (moves made on it do not reach the environment)."""
+        engine (moves made on it do not reach the environment). ``finished=True``: the last
+        round of environment ``i`` that ended in a step, as it stood then (ValueError
+        before any has)."""
         self._check_index(i)
-        history = self._core.history(i)
-        code = self.code(i)
-        index = int(self._core.round_index(i))
-        if self.rules.first_lead == "previous-winner" and index > 0:
-            # the previous winner opened: the first mover, or the seat shown to move now
-            opener = history[0][0] if history else int(self._seat[i])
+        if finished:
+            last = self._core.finished(i)
+            if last is None:
+                raise ValueError(f"no round of environment {i} has ended since the reset")
+            seed, index, opener, history = last
+        else:
+            seed = int(self._core.round_seed(i))
+            index = int(self._core.round_index(i))
+            opener = int(self._core.round_opener(i))
+            history = self._core.history(i)
+        code = make_code(self.players, int(seed))
+        if index > 0 and self.rules.first_lead == "previous-winner":
+            # a later round of the match: the previous winner opened it freely, unless an
+            # illegal action ended the previous one (then the lowest card opens again)
             game = Game.resume(
                 self.rules,
                 self.players,
                 code,
                 round=index + 1,
                 totals=[0] * self.players,
-                previous_winner=opener,
+                previous_winner=opener if opener >= 0 else None,
             )
         else:
             game = Game(self.rules, self.players, code)
