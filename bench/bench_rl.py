@@ -58,25 +58,34 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cols[starts + k]
 
 
+def stepping(
+    step: Callable[[Any], Any], obs: Any, choose: Callable[[Any], Any], n: int, steps: int
+) -> Callable[[], int]:
+    """A timed run of ``steps`` calls of ``step(choose(obs))`` over ``n`` environments,
+    carrying the observation from one run to the next."""
+    state = {"obs": obs}
+
+    def run() -> int:
+        obs = state["obs"]
+        for _ in range(steps):
+            obs, *_ = step(choose(obs))
+        state["obs"] = obs
+        return n * steps
+
+    return run
+
+
 def vec_case(
     n: int, threads: int, opponents: Any, steps: int, numpy_sampling: bool
 ) -> Callable[[], int]:
     env = BantingVecEnv(n, opponents=opponents, threads=threads)
     obs, _ = env.reset(seed=1)
     rng = np.random.default_rng(1)
-    state = {"obs": obs}
 
-    def run() -> int:
-        obs = state["obs"]
-        for _ in range(steps):
-            if numpy_sampling:
-                actions = random_legal(obs["action_mask"], rng)
-            else:
-                actions = env.sample_actions()
-            obs, *_ = env.step(actions)
-        state["obs"] = obs
-        return n * steps
+    def choose(obs: Any) -> Any:
+        return random_legal(obs["action_mask"], rng) if numpy_sampling else env.sample_actions()
 
+    run = stepping(env.step, obs, choose, n, steps)
     run.rounds = lambda: env.rounds_done  # type: ignore[attr-defined]
     return run
 
@@ -138,20 +147,13 @@ def make_vec_case(
     )
     obs, _ = env.reset(seed=1)
     rng = np.random.default_rng(1)
-    state = {"obs": obs}
 
-    def run() -> int:
-        obs = state["obs"]
-        for _ in range(steps):
-            if cpp_sampling:
-                actions = env.unwrapped.vec.sample_actions()
-            else:
-                actions = random_legal(obs["action_mask"], rng)
-            obs, *_ = env.step(actions)
-        state["obs"] = obs
-        return n * steps
+    def choose(obs: Any) -> Any:
+        if cpp_sampling:
+            return env.unwrapped.vec.sample_actions()
+        return random_legal(obs["action_mask"], rng)
 
-    return run
+    return stepping(env.step, obs, choose, n, steps)
 
 
 def main() -> None:

@@ -15,6 +15,16 @@ from .encoding import NUM_ACTIONS, OBS_SIZE, as_action
 from .render import RENDER_MODES, render_as
 
 
+def observation_space() -> Any:
+    """One seat's observation: ``{"observation": int8 [612], "action_mask": [1665]}``."""
+    return cast(Any, spaces.Dict)(
+        {
+            "observation": spaces.Box(low=0, high=1, shape=(OBS_SIZE,), dtype=np.int8),
+            "action_mask": spaces.MultiBinary(NUM_ACTIONS),
+        }
+    )
+
+
 class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     """One Capsa Banting seat against bots; an episode is one round.
 
@@ -60,12 +70,7 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             raise ValueError(f"illegal must be 'penalty' or 'raise', got {illegal!r}")
         self.illegal = illegal
         self.illegal_reward = float(worst_score(self.rules, players))
-        self.observation_space = cast(Any, spaces.Dict)(
-            {
-                "observation": spaces.Box(low=0, high=1, shape=(OBS_SIZE,), dtype=np.int8),
-                "action_mask": spaces.MultiBinary(NUM_ACTIONS),
-            }
-        )
+        self.observation_space = observation_space()
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.game: Game | None = None
         self._skipped = 0

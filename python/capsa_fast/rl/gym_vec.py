@@ -30,7 +30,7 @@ fixed (``seat=None``, a random seat each round, is the single env's alone), and 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -39,8 +39,9 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from ._common import opponent_levels
-from .encoding import NUM_ACTIONS, OBS_SIZE
+from ._common import check_players, opponent_levels
+from .encoding import NUM_ACTIONS
+from .gym_env import observation_space
 from .render import render_as
 from .vec import BantingVecEnv
 
@@ -80,8 +81,7 @@ class BantingGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64],
         threads: int | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-            raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+        check_players(players)
         if seat is None:
             raise ValueError(
                 "seat=None (a random seat each round) is the single env's; the vector env "
@@ -93,8 +93,6 @@ class BantingGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64],
             raise ValueError(
                 f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
             )
-        if illegal not in ("penalty", "raise"):
-            raise ValueError(f"illegal must be 'penalty' or 'raise', got {illegal!r}")
         modes = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
         try:
             mode = AutoresetMode(autoreset_mode)
@@ -107,9 +105,7 @@ class BantingGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64],
             )
         self.autoreset_mode = mode
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
-        self._restart = np.zeros(num_envs if isinstance(num_envs, int) else 0, dtype=np.bool_)
-        self._mask: npt.NDArray[np.bool_] | None = None
-        self.vec = BantingVecEnv(
+        self.vec = BantingVecEnv(  # checks num_envs, rules, opponents, threads and illegal
             num_envs,
             rules,
             preset=preset,
@@ -119,15 +115,15 @@ class BantingGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64],
             illegal=illegal,
         )
         self.num_envs = num_envs
+        # next-step autoreset: copies showing a round's end (the next step restarts them)
+        self._restart = np.zeros(num_envs, dtype=np.bool_)
+        # the vector env's masks of the rounds in play and of the rounds just ended (its
+        # buffers, valid until the next call): action_masks() reads them when asked
+        self._masks: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None = None
         self.seat = seat
         self.players = players
         self.render_mode = render_mode
-        self.single_observation_space = cast(Any, spaces.Dict)(
-            {
-                "observation": spaces.Box(low=0, high=1, shape=(OBS_SIZE,), dtype=np.int8),
-                "action_mask": spaces.MultiBinary(NUM_ACTIONS),
-            }
-        )
+        self.single_observation_space = observation_space()
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -145,9 +141,8 @@ class BantingGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64],
         super().reset(seed=seed)
         obs, info = self.vec.reset(None if seed is None else int(seed))
         self._restart = np.zeros(self.num_envs, dtype=np.bool_)
-        observation = self._obs(obs)
-        self._mask = observation["action_mask"].astype(np.bool_)
-        return observation, self._infos(info["seat"])
+        self._masks = (obs["action_mask"], obs["action_mask"])
+        return self._obs(obs), self._infos(info["seat"])
 
     def step(
         self, actions: npt.ArrayLike
@@ -200,15 +195,19 @@ class BantingGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64],
                     _final_info=ended.copy(),
                 )
         self._restart = ended.copy()
-        self._mask = observation["action_mask"].astype(np.bool_)
+        self._masks = (obs["action_mask"], info["final_obs"]["action_mask"])
         return observation, reward, ended, np.array(truncated, dtype=np.bool_), infos
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The masks of the observations last returned (bool ``[n, 1665]``; all False at
         the end of a round played out), as sb3-contrib's MaskablePPO asks an env for them."""
-        if self._mask is None:
+        if self._masks is None:
             raise ValueError("call reset() first")
-        return self._mask.copy()
+        in_play, ended = self._masks
+        masks = np.array(in_play, dtype=np.bool_)
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP and self._restart.any():
+            masks[self._restart] = ended[self._restart]
+        return masks
 
     def game(self, i: int) -> Any:
         """Copy ``i``'s round as the last step shows it, rebuilt as a
