@@ -438,12 +438,8 @@ class Game:
 
     def __copy__(self) -> Game:
         game = Game.__new__(Game)
-        game.rules = self.rules
-        game.players = self.players
-        game.round = self.round
-        game._banked = list(self._banked)
-        game.code = self.code
-        game._opener = self._opener
+        game.__dict__.update(self.__dict__)  # the rules are immutable, shared
+        game._banked = list(self._banked)  # the mutable state, copied
         game._r = self._r.__copy__()
         return game
 
