@@ -154,7 +154,10 @@ PyObject* make_hand_value(const int* ids, int n) {
   if (!hv) return nullptr;
   hv->strength = strength;
   hv->n = static_cast<std::uint8_t>(n);
-  for (int i = 0; i < n; ++i) hv->cards[i] = static_cast<std::uint8_t>(ids[i]);
+  // evaluate() refused any other count; the bound says so to the compiler too (GCC's LTO
+  // warned of a write past `cards` for the parsed vector's unbounded size).
+  for (std::size_t i = 0; i < std::size(hv->cards) && i < static_cast<std::size_t>(n); ++i)
+    hv->cards[i] = static_cast<std::uint8_t>(ids[i]);
   return reinterpret_cast<PyObject*>(hv);
 }
 
@@ -479,10 +482,10 @@ void bind_poker(py::module_& m) {
   std::vector<int> starts;
   for (int c = 0; c <= poker::kNumCategories; ++c) starts.push_back(poker::category_start(c));
   m.attr("CATEGORY_STARTS") = py::tuple(py::cast(starts));
-  std::vector<std::string> names;
+  std::vector<std::string> categories;
   for (int c = 0; c < poker::kNumCategories; ++c)
-    names.emplace_back(poker::category_name(static_cast<poker::Category>(c)));
-  m.attr("CATEGORIES") = py::tuple(py::cast(names));
+    categories.emplace_back(poker::category_name(static_cast<poker::Category>(c)));
+  m.attr("CATEGORIES") = py::tuple(py::cast(categories));
   m.attr("MAX_STRENGTH") = static_cast<int>(poker::kMaxStrength);
   m.def("batch_paths", [] {
     std::vector<std::string> names;
