@@ -71,22 +71,23 @@ lint: $(TEST_DEPS_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# The C++ core alone, without Python: once optimised, once with ASan + UBSan (there ctest
-# also replays the fuzz targets' corpus and regression inputs and fuzzes each briefly).
-# The optimised build also compiles the Python bindings (not installed from there), so a
-# warning in them fails here as one in the core does.
+# The C++ core and its tests: once optimised, once with ASan + UBSan (there ctest also
+# replays the fuzz targets' corpus and regression inputs and fuzzes each briefly). The
+# optimised build also compiles the Python bindings (not installed from there), so a
+# warning in them fails here as one in the core does. A build that registers no test fails
+# (--no-tests=error) instead of passing with nothing run.
 cpp-test: $(DEPS_STAMP)
 	$(CMAKE) -S . -B build/cpp $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS=-Werror \
 		-DCAPSA_FAST_PYTHON=ON -DPython_EXECUTABLE=$(abspath $(BIN)/python) \
 		-Dpybind11_DIR=$$($(BIN)/python -m pybind11 --cmakedir)
 	$(CMAKE) --build build/cpp
-	$(BIN)/ctest --test-dir build/cpp --output-on-failure --parallel 2
+	$(BIN)/ctest --test-dir build/cpp --output-on-failure --no-tests=error --parallel 2
 
 cpp-asan: $(DEPS_STAMP)
 	$(CMAKE) -S . -B build/asan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DCAPSA_FAST_SANITIZE=ON -DCMAKE_CXX_FLAGS=-Werror -DCAPSA_FAST_FUZZ=ON
 	$(CMAKE) --build build/asan
-	CAPSA_FAST_SHORT=1 $(BIN)/ctest --test-dir build/asan --output-on-failure --parallel 2
+	CAPSA_FAST_SHORT=1 $(BIN)/ctest --test-dir build/asan --output-on-failure --no-tests=error --parallel 2
 
 # The fuzz targets (cpp/fuzz) under ASan + UBSan, in the sanitizer build: each replays its
 # seed corpus and regression inputs, then fuzzes for FUZZ_SECONDS. After a crash the input
