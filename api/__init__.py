@@ -53,7 +53,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config["GAMES_DB"] = os.path.join(app.instance_path, "games.sqlite3")
     app.config.from_mapping(settings.from_environment())
     if config:
-        app.config.from_mapping(config)
+        app.config.from_mapping(settings.config_entries(config))
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]

@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 from pydantic import ValidationError
-from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 from werkzeug.routing import WebsocketMismatch
 
 from api.schemas import FieldError, Problem
@@ -204,10 +204,24 @@ def api_problem_response(exc: ApiProblem) -> Response:
     )
 
 
+def _requested_path() -> str:
+    """The path as sent: werkzeug's ``request.path`` drops extra leading slashes."""
+    raw = request.environ.get("PATH_INFO", "")
+    return "/" * (len(raw) - len(raw.lstrip("/")) - 1) + request.path
+
+
+def refuse_empty_path_segments() -> None:
+    """A before-request hook: a path with ``//`` anywhere is a 404. Routing already refuses
+    one inside the path (``merge_slashes`` is off), but werkzeug matches ``//v1/health`` as
+    ``/v1/health``."""
+    if request.environ.get("PATH_INFO", "").startswith("//"):
+        raise NotFound()
+
+
 def _http_exception_detail(exc: HTTPException) -> str:
     # werkzeug's descriptions are written for HTML pages; say what went wrong instead.
     if exc.code == 404:
-        return f"No route matches {request.path}."
+        return f"No route matches {_requested_path()}."
     if isinstance(exc, MethodNotAllowed):
         allowed = ", ".join(sorted(exc.valid_methods or ()))
         return f"{request.method} is not allowed on {request.path}; allowed: {allowed}."
@@ -220,6 +234,8 @@ def _http_exception_detail(exc: HTTPException) -> str:
 
 
 def register_error_handlers(app: Flask) -> None:
+    app.before_request(refuse_empty_path_segments)
+
     @app.errorhandler(ApiProblem)
     def handle_problem(exc: ApiProblem) -> Response:
         return api_problem_response(exc)

@@ -232,6 +232,13 @@ def defaults() -> dict[str, Any]:
     return AppSettings.from_environment({}).config()
 
 
+def config_entries(config: Mapping[str, Any]) -> dict[str, Any]:
+    """``config`` with each setting also accepted under its own name (its variable without
+    ``CAPSA_FAST_``): ``RATE_LIMIT`` lands as Flask-Limiter's ``RATELIMIT_DEFAULT``."""
+    keys = {name.upper(): key for name, key in AppSettings.CONFIG_KEYS.items()}
+    return {keys.get(name, name): value for name, value in config.items()}
+
+
 def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The app settings given as ``CAPSA_FAST_*`` variables, parsed, as config entries;
     ValueError naming the variable when one does not parse."""

@@ -21,6 +21,8 @@ from capsa_fast.susun import ev, tournament
 from click.testing import CliRunner
 from rich.console import Console
 
+from api import create_app
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -206,6 +208,11 @@ def test_serve_json_prints_the_settings_it_would_serve_with(
     assert answer["server"]["port"] == 9123 and answer["server"]["workers"] == 3
     assert answer["app"]["max_batch_hands"] == 500
     assert answer["command"][-1] == "api.asgi:create_asgi_app()"
+    # The session store the app would use, not null: unset, the app's instance folder.
+    monkeypatch.delenv("CAPSA_FAST_GAMES_DB", raising=False)
+    answer = json.loads(run("serve", "--json"))
+    assert answer["app"]["games_db"] == create_app().config["GAMES_DB"]
+    assert answer["app"]["games_db"].endswith("games.sqlite3")
 
 
 def test_bench_quick_with_json_and_plot(tmp_path: Path) -> None:

@@ -395,3 +395,7 @@ def test_action_helpers_round_trip() -> None:
     check_observation(game, seat, obs, mask)
     with pytest.raises(ValueError, match="observation has"):
         rl.describe(obs[:10])
+    # The environments' dict form reads the same as the vector it holds.
+    assert rl.describe({"observation": obs, "action_mask": mask}) == rl.describe(obs)
+    with pytest.raises(ValueError, match="under 'observation'"):
+        rl.describe({"action_mask": mask})

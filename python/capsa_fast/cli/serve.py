@@ -41,11 +41,16 @@ def command(host: str | None, port: int | None, workers: int | None, as_json: bo
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:
+        app_settings = app.model_dump()
+        if app_settings["games_db"] is None:  # the app's instance folder, as create_app says
+            from flask import Flask
+
+            app_settings["games_db"] = os.path.join(Flask("api").instance_path, "games.sqlite3")
         emit_json(
             {
                 "command": [sys.executable, "-m", "gunicorn", "-c", CONFIG, APP],
                 "server": server.model_dump(),
-                "app": app.model_dump(),
+                "app": app_settings,
             }
         )
         return

@@ -12,7 +12,7 @@ order (default d < c < h < s), so index 0 is the 3d under ``capsa-banting``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -91,12 +91,19 @@ def action_of(game: Game, seat: int, play: Any) -> int:
     return action_index([where[c] for c in ids])
 
 
-def describe(obs: Sequence[int] | npt.NDArray[Any], rules: Any = None) -> dict[str, Any]:
+def describe(
+    obs: Sequence[int] | npt.NDArray[Any] | Mapping[str, Any], rules: Any = None
+) -> dict[str, Any]:
     """An observation read back into words (for people and tests): own cards, the row,
     cards held per relative seat, the table, who passed, cards played per relative seat
-    and the flags. ``rules`` gives the suit order (default ``capsa-banting``)."""
+    and the flags. ``obs`` is the observation vector or the environments' dict holding it
+    under ``"observation"``. ``rules`` gives the suit order (default ``capsa-banting``)."""
     from ..banting.rules import resolve
 
+    if isinstance(obs, Mapping):
+        if "observation" not in obs:
+            raise ValueError("an observation dict holds the vector under 'observation'")
+        obs = obs["observation"]
     arr = np.asarray(obs)
     if arr.shape != (OBS_SIZE,):
         raise ValueError(f"an observation has {OBS_SIZE} entries, got shape {arr.shape}")
