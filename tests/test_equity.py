@@ -163,6 +163,28 @@ def test_monte_carlo_stops_when_win_and_tie_are_as_sure_as_equity(seed: int) -> 
         assert abs(got - want) <= 4 * 5e-4
 
 
+def test_ranges_that_rarely_fit_are_drawn_from_the_deals_that_fit() -> None:
+    """About 1 draw in 2,000 of these ranges holds no card twice: Monte Carlo draws from the
+    list of the deals that fit (weights included), on any number of threads, and agrees with
+    the exact answer. Before, one thread said "no deal found" and two ended the process."""
+    players = ["AA,KK,QQ"] * 4 + ["AA,KK", "KK,QQ,AQs:0.5"]
+    exact = cf.poker.equity(players, exact=True)
+    for threads in (1, 2):
+        mc = cf.poker.equity(players, samples=200_000, seed=5, threads=threads)
+        assert mc.samples == 200_000
+        for p in range(len(players)):
+            assert abs(mc.equity[p] - exact.equity[p]) <= 4 * mc.stderr_each[p]
+    six = cf.poker.equity(["QQ+,AK"] * 6, threads=2)
+    assert six.equity == pytest.approx([1 / 6] * 6, abs=5 * six.stderr)
+
+
+def test_an_error_on_a_worker_thread_is_a_value_error() -> None:
+    # Ten players of five pairs use all twenty cards of T-A: almost no draw fits, and too
+    # many deals fit to list. The error raised on a worker thread reaches the caller.
+    with pytest.raises(ValueError, match="rarely fit together"):
+        cf.poker.equity(["AA,KK,QQ,JJ,TT"] * 10, threads=2)
+
+
 def test_same_seed_same_answer_on_any_threads() -> None:
     players = ["QQ+,AKs,A5s-A2s", "JJ-99,KQo:0.3,AhKh", "random"]
     one = cf.poker.equity(players, samples=30_000, seed=99, threads=1)

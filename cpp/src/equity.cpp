@@ -9,7 +9,10 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <exception>
 #include <limits>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -418,25 +421,37 @@ void settle_deal(const Problem& pr, const std::uint16_t* deal, Tally& t) {
   }
 }
 
-// Runs body(i) for i in [0, count) on `threads` threads, items taken dynamically.
+// Runs body(i) for i in [0, count) on `threads` threads, items taken dynamically. An
+// exception thrown by body on any thread stops the items not yet taken and is rethrown
+// here, on the calling thread, once every thread has stopped (an exception leaving a
+// std::thread would end the process).
 void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t, int)>& body) {
   const int t = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(std::max(1, threads)), count)));
   std::atomic<std::size_t> next{0};
+  std::mutex failed_lock;
+  std::exception_ptr failed;
   const auto worker = [&](int id) {
-    for (;;) {
-      const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= count) break;
-      body(i, id);
+    try {
+      for (;;) {
+        const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
+        if (i >= count) break;
+        body(i, id);
+      }
+    } catch (...) {
+      next.store(count, std::memory_order_relaxed);
+      const std::lock_guard<std::mutex> hold(failed_lock);
+      if (!failed) failed = std::current_exception();
     }
   };
-  if (t == 1) {
+  if (t > 1) {
+    std::vector<std::thread> pool;
+    for (int id = 1; id < t; ++id) pool.emplace_back(worker, id);
     worker(0);
-    return;
+    for (auto& th : pool) th.join();
+  } else {
+    worker(0);
   }
-  std::vector<std::thread> pool;
-  for (int id = 1; id < t; ++id) pool.emplace_back(worker, id);
-  worker(0);
-  for (auto& th : pool) th.join();
+  if (failed) std::rethrow_exception(failed);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -931,6 +946,14 @@ Result heads_up_monte_carlo(const Problem& pr, const Options& opt, Clock::time_p
   return r;
 }
 
+// Multiway Monte Carlo: draws one checks before choosing between rejection
+// and a list of the deals that fit (rejection when at least 1 in kRareFit fits), and the
+// most combos such a list holds (16 MB of ids).
+constexpr int kPilotDraws = 4096;
+constexpr int kRareFit = 64;
+constexpr std::size_t kMaxListedCombos = 8'000'000;
+constexpr std::uint64_t kListingNodes = 50'000'000;
+
 Result multiway_monte_carlo(const Problem& pr, const Options& opt, Clock::time_point start) {
   const int n = pr.n;
   std::vector<Alias> alias;
@@ -963,6 +986,39 @@ Result multiway_monte_carlo(const Problem& pr, const Options& opt, Clock::time_p
     for (double w : r.weights) full = full && w == r.weights[0];
     (full ? dealt : drawn).push_back(p);
   }
+  // Ranges that rarely fit together (few draws hold no card twice: six players of
+  // "QQ+,AK") are drawn instead from the list of the deals that fit, when it is short
+  // enough to list, each deal with the product of its combos' weights: the distribution
+  // rejection draws from, without the misses.
+  Deals listed;
+  std::optional<Alias> listed_alias;
+  if (drawn.size() >= 2) {
+    Rng pilot(opt.seed, ~std::uint64_t{0});
+    int fits = 0;
+    for (int tries = 0; tries < kPilotDraws; ++tries) {
+      std::uint64_t used = pr.board_mask | pr.dead_mask;
+      bool ok = true;
+      for (int p : drawn) {
+        const std::uint64_t cm = masks[static_cast<std::size_t>(p)][alias[static_cast<std::size_t>(p)].draw(pilot)];
+        ok = ok && !(cm & used);
+        used |= cm;
+      }
+      fits += ok;
+    }
+    if (fits * kRareFit < kPilotDraws) {
+      Problem sub = pr;
+      sub.n = static_cast<int>(drawn.size());
+      sub.ranges.clear();
+      for (int p : drawn) sub.ranges.push_back(pr.ranges[static_cast<std::size_t>(p)]);
+      const auto cap = static_cast<std::uint64_t>(kMaxListedCombos / drawn.size());
+      if (walk_deals(sub, cap, &listed, kListingNodes) <= cap) {
+        if (listed.weights.empty()) {
+          throw std::invalid_argument("the players' ranges can never be dealt together: every deal has a card twice");
+        }
+        listed_alias.emplace(listed.weights);
+      }
+    }
+  }
   // Layout: per player win, tie, x, xx.
   const auto run_block = [&](std::uint64_t block, std::uint64_t draws, Sums& out) {
     Rng rng(opt.seed, block);
@@ -975,7 +1031,17 @@ Result multiway_monte_carlo(const Problem& pr, const Options& opt, Clock::time_p
     for (std::uint64_t d = 0; d < draws;) {
       std::uint64_t used = pr.board_mask | pr.dead_mask;
       bool ok = true;
+      if (listed_alias) {
+        const std::uint16_t* deal = &listed.combos[listed_alias->draw(rng) * drawn.size()];
+        for (std::size_t k = 0; k < drawn.size(); ++k) {
+          int lo = 0, hi = 0;
+          combo_cards(deal[k], lo, hi);
+          used |= bit(lo) | bit(hi);
+          held[drawn[k]] = Hand() + lo + hi;
+        }
+      }
       for (int p : drawn) {
+        if (listed_alias) break;
         const std::uint32_t i = alias[static_cast<std::size_t>(p)].draw(rng);
         const std::uint64_t cm = masks[static_cast<std::size_t>(p)][i];
         if (cm & used) {
@@ -987,7 +1053,9 @@ Result multiway_monte_carlo(const Problem& pr, const Options& opt, Clock::time_p
       }
       if (!ok) {
         if (++misses > 1000000 + 1000 * d) {
-          throw std::invalid_argument("the players' ranges almost never fit together: no deal found in a million tries");
+          throw std::invalid_argument(
+              "the players' ranges rarely fit together (fewer than 1 random draw in 1,000 has no card twice) and too "
+              "many deals fit to list them; narrow a range, or ask for an exact enumeration");
         }
         continue;
       }

@@ -225,6 +225,35 @@ void test_methods_agree() {
   CHECK(t.stderr_max <= 2e-3 && t.samples > 0);
 }
 
+// Ranges that rarely fit together: drawn from the listed deals that fit (about 1 random
+// draw in 2,000 fits here), on one thread or two, within the interval of the exact value;
+// and an error raised on a worker thread reaches the caller.
+void test_rarely_fitting_ranges() {
+  const std::vector<Range> rs = ranges({"AA,KK,QQ", "AA,KK,QQ", "AA,KK,QQ", "AA,KK,QQ", "AA,KK", "KK,QQ,AQs:0.5"});
+  Options exact;
+  exact.method = Method::kExact;
+  const Result e = equity::equity(rs, {}, {}, exact);
+  Options mc;
+  mc.method = Method::kMonteCarlo;
+  mc.samples = short_run() ? 20000 : 100000;
+  mc.seed = 9;
+  for (int threads : {1, 2}) {
+    mc.threads = threads;
+    const Result r = equity::equity(rs, {}, {}, mc);
+    CHECK(r.samples == mc.samples);
+    for (std::size_t p = 0; p < rs.size(); ++p) CHECK(std::fabs(r.equity[p] - e.equity[p]) <= 5 * r.stderr_each[p]);
+  }
+  // Ten players of five pairs: twenty cards for twenty places, too many deals to list.
+  mc.threads = 2;
+  std::string message;
+  try {
+    equity::equity(ranges(std::vector<std::string>(10, "AA,KK,QQ,JJ,TT")), {}, {}, mc);
+  } catch (const std::invalid_argument& err) {
+    message = err.what();
+  }
+  CHECK(contains(message, "rarely fit together"));
+}
+
 void test_table() {
   const Range villain = parse_range("QQ+,AKs");
   const std::vector<int> flop = parse_cards("Jh 7d 2c");
@@ -268,6 +297,7 @@ int main() {
   test_parser();
   test_against_reference();
   test_methods_agree();
+  test_rarely_fitting_ranges();
   test_table();
   test_errors();
   return capsa_fast::testing::finish("test_equity");
