@@ -134,6 +134,15 @@ def test_a_value_no_member_of_a_union_fits_is_one_error_at_its_path(
     assert "valid string" in message and "valid array" in message
 
 
+def test_a_field_with_two_faults_is_one_entry(api_client: FlaskClient) -> None:
+    # Both cards of player 1 are player 0's: one entry for players/1 naming both.
+    body = {"players": ["AhKh:0.5", "AhKh"]}
+    problem = assert_problem(api_client.post(ROUTE, json=body), 422)
+    assert [e["field"] for e in problem["errors"]] == ["players/1"]
+    assert "Ah" in problem["errors"][0]["message"] and "Kh" in problem["errors"][0]["message"]
+    assert problem["detail"] == "1 field is invalid; see 'errors'."
+
+
 @pytest.mark.parametrize(
     "body",
     [

@@ -75,6 +75,11 @@ def test_eval_matches_the_package() -> None:
     assert "Royal flush" in run("eval", "AhKhQhJhTh")
     bad = CliRunner().invoke(main, ["eval", "Ah Kh Zz"])
     assert bad.exit_code == 2 and "Zz" in bad.output
+    # Ids, as the help says: 0 4 8 12 16 is 2c 3c 4c 5c 6c.
+    ids = json.loads(run("eval", "0 4 8 12 16", "--json"))
+    assert ids["hand"] == ["2c", "3c", "4c", "5c", "6c"] and ids["category"] == "straight_flush"
+    bad = CliRunner().invoke(main, ["eval", "0 4 8 12 99"])
+    assert bad.exit_code == 2 and "99" in bad.output
 
 
 def test_arrange_matches_the_package() -> None:

@@ -35,7 +35,10 @@ def command(hands: tuple[str, ...], lang: str, as_json: bool) -> None:
     results: list[dict[str, Any]] = []
     for index, text in enumerate(texts):
         try:
-            cards = parse_cards(text.replace(",", " "))
+            tokens = text.replace(",", " ").split()
+            # A hand written as ids ("0 4 8 12 16") is read as ids, as the help says.
+            ids = all(token.isdigit() for token in tokens) and bool(tokens)
+            cards = parse_cards([int(t) for t in tokens] if ids else " ".join(tokens))
             value = poker.evaluate(cards)
         except ValueError as exc:
             raise click.UsageError(f"hand {index + 1} ({text!r}): {exc}") from None
