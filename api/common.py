@@ -77,6 +77,13 @@ def rules_field(settings: Mapping[str, Any], message: str) -> str:
         return "rules/preset"
     if message.startswith("bonus_rows") and "bonus_rows" in settings:
         return _bonus_field(settings["bonus_rows"], message)
+    if message.startswith("special_points") and isinstance(settings.get("special_points"), Mapping):
+        # "special_points.six_pairs must be ..." and "special_points: unknown special 'x'"
+        rest = message.removeprefix("special_points")
+        name = _matching_key(
+            settings["special_points"], rest, (".{key} ", "unknown special {repr}")
+        )
+        return "rules/special_points" + ("" if name is None else f"/{pointer_token(name)}")
     key = _matching_key(settings, message, ("unknown setting {repr}", "{key} ", "{key}:"))
     return "rules" if key is None else f"rules/{pointer_token(key)}"
 

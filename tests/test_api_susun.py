@@ -682,6 +682,9 @@ def test_wrong_types_and_fields_are_422(
             "rules/bonus_rows/bottom/straight",
             "integer",
         ),
+        ({"special_points": 5}, "rules/special_points", "must be an object"),
+        ({"special_points": {"six_pairs": -1}}, "rules/special_points/six_pairs", "0..100000"),
+        ({"special_points": {"naga": 3}}, "rules/special_points/naga", "unknown special 'naga'"),
     ],
 )
 @pytest.mark.parametrize("route", POST_ROUTES)

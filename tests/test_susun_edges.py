@@ -221,6 +221,17 @@ def test_seed_examples_decide_rows_at_a_table() -> None:
     assert points(rules_of("classic"), a, b) == [-6, 6]
 
 
+def test_a_three_card_top_has_fewer_ranks_than_a_five_card_middle() -> None:
+    # The README's reading of RULES.md 4.1 for high cards: all the ranks a row has, a
+    # missing one lower than any card (section 2), before the suit: A K Q under A K Q J 9
+    # is not a foul, though the top's ace is the spade.
+    rules = rules_of()
+    assert key("As Kh Qc", rules) < key("Ad Kd Qd Jc 9h", rules)
+    assert not susun.check("As Kh Qc", "Ad Kd Qd Jc 9h", "2c 2d 2h 5s 5c", rules).fouled
+    # Equal ranks throughout: the suit of the highest card decides (pairs: the pair's).
+    assert key("As Ad Kc", rules) > key("Ah Ac Kd", rules)
+
+
 def test_kickers_never_decide_the_same_groups_and_suit_tie() -> None:
     rules = rules_of()
     # four of a kind: only the four (one deck holds no two equal fours, but percentiles
