@@ -157,6 +157,42 @@ def test_susun_on_a_phone(page: Page) -> None:
     page.screenshot("susun-reveal-phone")
 
 
+def test_susun_reveal_with_sweeps_fits_a_phone(page: Page) -> None:
+    # A deal whose reveal has a sweep and a super (seen by an outside audit): the pair notes
+    # («Tembus ×4 · Super») once pushed the head-to-head table 1 px past the page.
+    page.phone()
+    page.driver.get(f"{page.base}/?code=S429FNYPQ3R94ND")
+    page.wait_state("setup")
+    page.press("start")
+    if page.wait_state("dealing", "playing") == "dealing":
+        page.skip_animation()
+    Susun(page).dealt()
+    page.press("auto-arrange")
+    page.wait(lambda: page.snapshot()["hand"] == [], "«Susun Otomatis» to place all 13")
+    page.press("submit")
+    Susun(page).revealed()
+    notes = page.js(
+        "return [...document.querySelectorAll('.duels .pair-notes')].map(n => n.textContent)"
+    )
+    assert any("Tembus ×" in n for n in notes), notes
+    # The notes have a line of their own under their pair, not a narrow fifth column.
+    assert page.js(
+        "return [...document.querySelectorAll('.duels .pair-notes')]"
+        ".every(n => n.parentElement.classList.contains('pair-notes-row') && n.colSpan === 5)"
+    )
+    # Against the width left beside a scrollbar, not the window's.
+    wide, room = page.js(
+        "return [document.scrollingElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert wide <= room, f"the reveal is {wide} px wide in {room} px"
+    # The seat's badge counts the seats it swept, in words unlike the multiplier's.
+    badges = page.js(
+        "return [...document.querySelectorAll('.mark.tembus')].map(b => b.textContent)"
+    )
+    assert badges and all(b.startswith("Tembus ") and b.endswith(" lawan") for b in badges), badges
+    page.screenshot("susun-reveal-sweeps-phone")
+
+
 def test_first_load_is_quick(page: Page) -> None:
     """WEB.md's figure: under 300 ms to interactive on localhost, from the browser's own
     clock: navigation start to the page's mark once its first screen is drawn and answers

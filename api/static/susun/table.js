@@ -451,6 +451,7 @@ async function submit({ confirmFoul = false } = {}) {
   const view = await send(`${GAMES}/${state.session.id}/arrangement`, body);
   if (view) {
     state.confirming = false;
+    state.note = ""; // what was said while arranging (auto-filled, may still change) is over
     showView(view);
   }
 }
@@ -458,7 +459,10 @@ async function submit({ confirmFoul = false } = {}) {
 async function declare(special) {
   if (!arranging()) return;
   const view = await send(`${GAMES}/${state.session.id}/arrangement`, { declare: special, version: state.view.version });
-  if (view) showView(view);
+  if (view) {
+    state.note = "";
+    showView(view);
+  }
 }
 
 async function autoArrange() {
@@ -872,7 +876,7 @@ function renderReveal() {
         name(s.seat),
         s.fouled ? h("span", { class: "mark pao" }, t("pao")) : null,
         superSeats.has(s.seat) ? h("span", { class: "mark super" }, t("superMark")) : null,
-        (sweeps[s.seat] || []).length ? h("span", { class: "mark tembus" }, `${t("tembus")} ×${sweeps[s.seat].length}`) : null,
+        (sweeps[s.seat] || []).length ? h("span", { class: "mark tembus" }, t("sweptSeats", { n: sweeps[s.seat].length })) : null,
         s.special ? h("span", { class: "mark special" }, t(`special_${s.special}`)) : null,
       ),
       s.by && s.by !== "player" ? h("p", { class: "by" }, t(s.by === "time" ? "byTime" : "byBot")) : null,
@@ -882,7 +886,7 @@ function renderReveal() {
           { class: `reveal-row${r.bonus ? " bonus" : ""}`, dataset: { revealRow: r.position, hand: r.category } },
           h("span", { class: "row-name" }, r.name),
           h("span", { class: "row-cards small" }, r.cards.map((card) => cardFace(card, "small"))),
-          h("span", { class: "row-label" }, r.label, r.bonus ? h("span", { class: "row-bonus" }, ` ${t("bonus", { n: r.bonus })}`) : null),
+          h("span", { class: "row-label" }, r.label, r.bonus ? [" ", h("span", { class: "row-bonus" }, t("bonus", { n: r.bonus }))] : null),
         ),
       ),
     ),
@@ -903,20 +907,24 @@ function renderReveal() {
       if (sweptIn(pair, k)) notes.push(`${short(seat)}: ${t("tembus")} ${t("multiplier", { n: pair.multiplier[k] })}`);
       if (pair.super && pair.super[k]) notes.push(`${short(seat)}: ${t("superMark")}`);
     });
-    return h(
-      "tr",
-      { dataset: { pair: `${a}-${b}` } },
-      h("th", { scope: "row" }, t("vs", { a: short(a), b: short(b) })),
-      cells,
-      h("td", { class: "pair-points" }, `${signed(pair.points[0])} / ${signed(pair.points[1])}`),
-      h("td", { class: "pair-notes" }, notes.join(" · ")),
-    );
+    // The notes (pao, tembus ×2, super) get a line of their own under the pair: as a
+    // fifth column they were squeezed a word a line and pushed the table past a phone.
+    return [
+      h(
+        "tr",
+        { dataset: { pair: `${a}-${b}` }, class: notes.length ? "has-notes" : "" },
+        h("th", { scope: "row" }, t("vs", { a: short(a), b: short(b) })),
+        cells,
+        h("td", { class: "pair-points" }, `${signed(pair.points[0])} / ${signed(pair.points[1])}`),
+      ),
+      notes.length ? h("tr", { class: "pair-notes-row" }, h("td", { class: "pair-notes", colspan: ROWS.length + 2 }, notes.join(" · "))) : null,
+    ];
   });
   const duelTable = h(
     "table",
     { class: "duels" },
     h("caption", {}, t("headToHead")),
-    h("thead", {}, h("tr", {}, h("th", {}, ""), ROWS.map((row) => h("th", { scope: "col" }, t(`row_${row}`))), h("th", { scope: "col" }, t("resultPoints")), h("th", {}, ""))),
+    h("thead", {}, h("tr", {}, h("th", {}, ""), ROWS.map((row) => h("th", { scope: "col" }, t(`row_${row}`))), h("th", { scope: "col" }, t("resultPoints")))),
     h("tbody", {}, duels),
   );
 
