@@ -178,6 +178,14 @@ def test_ranges_that_rarely_fit_are_drawn_from_the_deals_that_fit() -> None:
     assert six.equity == pytest.approx([1 / 6] * 6, abs=5 * six.stderr)
 
 
+def test_only_a_ranges_relative_weights_matter() -> None:
+    # A weight that would underflow in a deal's product (1e-320 squared) once gave [0, 0].
+    tiny = cf.poker.equity(["AA:1e-320,KK:1e-320", "QQ"], exact=True)
+    plain = cf.poker.equity(["AA,KK", "QQ"], exact=True)
+    assert tiny.equity == pytest.approx(plain.equity, abs=1e-12)
+    assert sum(tiny.equity) == pytest.approx(1)
+
+
 def test_an_error_on_a_worker_thread_is_a_value_error() -> None:
     # Ten players of five pairs use all twenty cards of T-A: almost no draw fits, and too
     # many deals fit to list. The error raised on a worker thread reaches the caller.
@@ -335,7 +343,8 @@ def test_parsed_combos_are_what_the_oracle_deals() -> None:
         ({"players": [["Qs", "Kh"], "random", "KhAs"]}, "player 2: Kh is also in player 0's"),
         ({"players": ["AhKh", "AhQh,AhJh"]}, "never be dealt"),
         ({"players": ["AhKh", "QQ"], "samples": 0}, "samples"),
-        ({"players": ["AhKh", "QQ"], "samples": 1}, "at least 2"),
+        ({"players": ["AhKh", "QQ"], "samples": 1}, "from 2 to"),
+        ({"players": ["AhKh", "QQ"], "samples": 2**64}, "samples"),
         ({"players": ["AhKh", "QQ"], "samples": 10, "exact": True}, "exact=True"),
         ({"players": ["AhKh", "QQ"], "threads": 0}, "threads"),
         ({"players": ["AhKh", "QQ"], "seed": -1}, "seed"),

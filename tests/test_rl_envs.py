@@ -320,6 +320,13 @@ def test_gymnasium_illegal_actions() -> None:
         strict.step(bad)
     with pytest.raises(ValueError, match="not legal"):
         strict.step(True)
+    for huge in (2**70, np.uint64(2**64 - 1), -1):  # out of the action space: illegal too
+        with pytest.raises(ValueError, match="not legal"):
+            strict.step(huge)
+    lenient = BantingGymEnv()
+    lenient.reset(seed=1)
+    _, reward, terminated, _, info = lenient.step(2**70)
+    assert terminated and info["illegal"] and reward == -39
     # nothing changed: a legal action still plays
     strict.step(int(np.flatnonzero(obs["action_mask"])[0]))
     with pytest.raises(ValueError, match="opponents"):

@@ -21,6 +21,7 @@
 #include "capsa_fast/cards.hpp"
 #include "capsa_fast/poker.hpp"
 #include "capsa_fast/spin.hpp"
+#include "capsa_fast/threads.hpp"
 #include "convert.hpp"
 
 namespace py = pybind11;
@@ -230,26 +231,34 @@ std::size_t threads_for(std::size_t n, int threads) {
 // after fork() the threads are gone, so the child gets a new pool.
 class WorkerPool {
  public:
-  // Runs task() on `extra` pool threads and on the calling thread; returns once all have
-  // returned, or false at once (task not run) if the pool is busy.
+  // Runs task() on up to `extra` pool threads (fewer when the system will not start
+  // more) and on the calling thread; returns once all have returned, then rethrows the
+  // first exception any of them threw; or false at once (task not run) if the pool is busy.
   bool run(std::size_t extra, const std::function<void()>& task) {
     std::unique_lock<std::mutex> busy(run_mutex_, std::try_to_lock);
     if (!busy.owns_lock()) return false;
+    FirstError error;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      for (; threads_ < extra; ++threads_) std::thread([this] { work(); }).detach();
+      try {
+        for (; threads_ < extra; ++threads_) std::thread([this] { work(); }).detach();
+      } catch (const std::system_error&) {
+        extra = threads_;  // the threads there are
+      }
       task_ = &task;
+      error_ = &error;
       pending_ = extra;
       unfinished_.store(extra, std::memory_order_relaxed);
       generation_.fetch_add(1, std::memory_order_release);
     }
     wake_.notify_all();
-    task();
+    error.guard(task);
     const auto finished = [this] { return unfinished_.load(std::memory_order_acquire) == 0; };
     if (!spin_until(finished, kFinishSpin)) {
       std::unique_lock<std::mutex> lock(mutex_);
       done_.wait(lock, finished);
     }
+    error.rethrow();
     return true;
   }
 
@@ -270,8 +279,9 @@ class WorkerPool {
       joined = generation_.load(std::memory_order_relaxed);
       --pending_;
       const std::function<void()>* task = task_;
+      FirstError* error = error_;
       lock.unlock();
-      (*task)();
+      error->guard(*task);
       if (unfinished_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         // Under the lock, so the notify cannot fall between the caller's check and its wait.
         const std::lock_guard<std::mutex> done_lock(mutex_);
@@ -286,6 +296,7 @@ class WorkerPool {
   std::condition_variable wake_, done_;
   std::size_t threads_ = 0;
   const std::function<void()>* task_ = nullptr;
+  FirstError* error_ = nullptr;
   std::atomic<std::uint64_t> generation_{0};
   std::size_t pending_ = 0;
   std::atomic<std::size_t> unfinished_{0};  // threads of this run still working
@@ -325,11 +336,7 @@ void parallel_rows(std::size_t n, std::size_t parts, F&& f) {
     }
   };
   if (WorkerPool::instance().run(parts - 1, worker)) return;
-  std::vector<std::thread> pool;
-  pool.reserve(parts - 1);
-  for (std::size_t p = 1; p < parts; ++p) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  run_parts(static_cast<int>(parts), [&](int) { worker(); });
 }
 
 // The array the strengths go to: `out` when given (checked: a writable, contiguous int32

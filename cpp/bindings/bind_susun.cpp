@@ -11,6 +11,7 @@
 
 #include "capsa_fast/susun.hpp"
 #include "capsa_fast/susun_table.hpp"
+#include "capsa_fast/threads.hpp"
 #include "convert.hpp"
 
 namespace py = pybind11;
@@ -375,14 +376,11 @@ void bind_susun(py::module_& m) {
             }
           };
           const std::size_t parts = std::min<std::size_t>(static_cast<std::size_t>(threads), std::max<std::size_t>(n / 64, 1));
-          std::vector<std::thread> pool;
           const std::size_t chunk = (n + parts - 1) / parts;
-          for (std::size_t p = 1; p < parts; ++p) {
-            const std::size_t b = p * chunk, e = std::min(n, b + chunk);
-            if (b < e) pool.emplace_back(work, b, e);
-          }
-          work(0, std::min(n, chunk));
-          for (auto& t : pool) t.join();
+          run_parts(static_cast<int>(parts), [&](int p) {
+            const std::size_t b = static_cast<std::size_t>(p) * chunk, e = std::min(n, b + chunk);
+            if (b < e) work(b, e);
+          });
         }
         return py::make_tuple(out, scores);
       },
@@ -516,26 +514,20 @@ void bind_susun(py::module_& m) {
           py::gil_scoped_release release;
           const int parts = std::max(1, std::min(threads, count / 16));
           const int chunk = parts > 0 ? (count + parts - 1) / parts : count;
-          std::vector<std::thread> pool;
-          for (int p = 0; p < parts; ++p) {
+          run_parts(parts, [&](int p) {
             const int b = p * chunk, e = std::min(count, b + chunk);
-            if (b >= e) continue;
-            auto work = [&, b, e] {
-              const std::uint64_t from = first + static_cast<std::uint64_t>(b);
-              int* out = pp + static_cast<std::ptrdiff_t>(b) * players;
-              int* kinds_out = kp + static_cast<std::ptrdiff_t>(b) * players;
-              if (duplicate) {
-                simulate_tables_duplicate(rules, players, seats, seed, from, e - b, out);
-                for (int g = 0; g < e - b; ++g)
-                  for (int i = 0; i < players; ++i) kinds_out[g * players + i] = i;
-              } else {
-                simulate_tables(rules, players, seats, seed, from, e - b, out, kinds_out);
-              }
-            };
-            if (p + 1 < parts) pool.emplace_back(work);
-            else work();
-          }
-          for (auto& t : pool) t.join();
+            if (b >= e) return;
+            const std::uint64_t from = first + static_cast<std::uint64_t>(b);
+            int* out = pp + static_cast<std::ptrdiff_t>(b) * players;
+            int* kinds_out = kp + static_cast<std::ptrdiff_t>(b) * players;
+            if (duplicate) {
+              simulate_tables_duplicate(rules, players, seats, seed, from, e - b, out);
+              for (int g = 0; g < e - b; ++g)
+                for (int i = 0; i < players; ++i) kinds_out[g * players + i] = i;
+            } else {
+              simulate_tables(rules, players, seats, seed, from, e - b, out, kinds_out);
+            }
+          });
         }
         return py::make_tuple(points, kinds);
       },

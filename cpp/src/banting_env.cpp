@@ -180,7 +180,12 @@ bool decode_action(const Round& r, int action, Combo* play, bool* is_pass) noexc
 // ThreadPool ---------------------------------------------------------------------------
 
 ThreadPool::ThreadPool(int threads) {
-  for (int t = 1; t < threads; ++t) workers_.emplace_back([this] { work(); });
+  workers_.reserve(static_cast<std::size_t>(std::max(0, threads - 1)));
+  try {
+    for (int t = 1; t < threads; ++t) workers_.emplace_back([this] { work(); });
+  } catch (const std::system_error&) {
+    // The system will not start more threads: the pool runs with those it has.
+  }
 }
 
 ThreadPool::~ThreadPool() {
@@ -213,7 +218,7 @@ void ThreadPool::work() {
     if (stop_.load(std::memory_order_relaxed)) return;
     seen = generation_.load(std::memory_order_relaxed);
     lock.unlock();
-    run_chunks();
+    error_.guard([this] { run_chunks(); });
     if (unfinished_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       // Under the lock, so the notify cannot fall between the caller's check and its wait.
       const std::lock_guard<std::mutex> done_lock(mutex_);
@@ -238,13 +243,15 @@ void ThreadPool::parallel_for(int n, int chunk, const std::function<void(int, in
     generation_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_all();
-  run_chunks();
-  // The caller spins while the others finish their last chunk, then sleeps (spin.hpp).
+  error_.guard([this] { run_chunks(); });
+  // The caller spins while the others finish their last chunk, then sleeps (spin.hpp);
+  // f is the caller's, so even after an exception it waits for them before returning.
   const auto finished = [this] { return unfinished_.load(std::memory_order_acquire) == 0; };
   if (!spin_until(finished, kFinishSpin)) {
     std::unique_lock<std::mutex> lock(mutex_);
     done_.wait(lock, finished);
   }
+  error_.rethrow();  // and forgets it: the next call starts clean
 }
 
 // VecEnv -------------------------------------------------------------------------------

@@ -26,6 +26,7 @@
 #include <thread>
 
 #include "capsa_fast/banting_game.hpp"
+#include "capsa_fast/threads.hpp"
 
 namespace capsa_fast::banting {
 namespace {
@@ -382,18 +383,14 @@ Move master_move(const Round& r, SplitMix64& rng, const SearchBudget& budget) {
       // integers, so their sum does not depend on the order the threads finish in.
       std::vector<std::vector<Tally>> part(static_cast<std::size_t>(threads), std::vector<Tally>(n));
       std::vector<std::uint64_t> done(static_cast<std::size_t>(threads), 0);
-      std::vector<std::thread> pool;
       const std::uint64_t per = timed ? count : (count + static_cast<std::uint64_t>(threads) - 1) / static_cast<std::uint64_t>(threads);
-      for (int t = 0; t < threads; ++t) {
+      run_parts(threads, [&](int t) {
         // Timed threads take far-apart ranges of world numbers, so none plays a world twice.
         const std::uint64_t first = next_world + static_cast<std::uint64_t>(t) * (timed ? std::uint64_t{1} << 32 : per);
         const std::uint64_t mine = timed ? count : std::min(per, count - std::min(count, static_cast<std::uint64_t>(t) * per));
-        pool.emplace_back([&, t, first, mine] {
-          const PlanCacheScope thread_plans;  // the cache is per thread
-          done[static_cast<std::size_t>(t)] = s.play(first, mine, active, part[static_cast<std::size_t>(t)], deadline, timed);
-        });
-      }
-      for (auto& th : pool) th.join();
+        const PlanCacheScope thread_plans;  // the cache is per thread
+        done[static_cast<std::size_t>(t)] = s.play(first, mine, active, part[static_cast<std::size_t>(t)], deadline, timed);
+      });
       for (int t = 0; t < threads; ++t) {
         for (std::size_t o = 0; o < n; ++o) totals[o].add(part[static_cast<std::size_t>(t)][o]);
         played += done[static_cast<std::size_t>(t)];

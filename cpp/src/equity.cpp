@@ -9,9 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
-#include <exception>
 #include <limits>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -21,6 +19,7 @@
 #include "capsa_fast/cards.hpp"
 #include "capsa_fast/poker.hpp"
 #include "capsa_fast/poker_hand.hpp"
+#include "capsa_fast/threads.hpp"
 
 namespace capsa_fast::equity {
 namespace {
@@ -314,6 +313,10 @@ Problem make_problem(const std::vector<Range>& players, const std::vector<int>& 
       throw std::invalid_argument("player " + std::to_string(p) +
                                   ": no combination of the range is left once the board and dead cards are removed");
     }
+    // Only a range's relative weights matter: its largest becomes 1, so tiny weights
+    // ("AA:1e-320") do not underflow to a deal weight of 0 in products.
+    const double top = *std::max_element(r.weights.begin(), r.weights.end());
+    for (double& w : r.weights) w /= top;
     pr.ranges.push_back(std::move(r));
   }
   return pr;
@@ -423,14 +426,11 @@ void settle_deal(const Problem& pr, const std::uint16_t* deal, Tally& t) {
 
 // Runs body(i) for i in [0, count) on `threads` threads, items taken dynamically. An
 // exception thrown by body on any thread stops the items not yet taken and is rethrown
-// here, on the calling thread, once every thread has stopped (an exception leaving a
-// std::thread would end the process).
+// here, on the calling thread, once every thread has stopped (threads.hpp).
 void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t, int)>& body) {
   const int t = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(std::max(1, threads)), count)));
   std::atomic<std::size_t> next{0};
-  std::mutex failed_lock;
-  std::exception_ptr failed;
-  const auto worker = [&](int id) {
+  run_parts(t, [&](int id) {
     try {
       for (;;) {
         const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
@@ -438,20 +438,10 @@ void parallel_for(std::size_t count, int threads, const std::function<void(std::
         body(i, id);
       }
     } catch (...) {
-      next.store(count, std::memory_order_relaxed);
-      const std::lock_guard<std::mutex> hold(failed_lock);
-      if (!failed) failed = std::current_exception();
+      next.store(count, std::memory_order_relaxed);  // the other threads stop too
+      throw;
     }
-  };
-  if (t > 1) {
-    std::vector<std::thread> pool;
-    for (int id = 1; id < t; ++id) pool.emplace_back(worker, id);
-    worker(0);
-    for (auto& th : pool) th.join();
-  } else {
-    worker(0);
-  }
-  if (failed) std::rethrow_exception(failed);
+  });
 }
 
 // ---------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "capsa_fast/susun_table.hpp"
+#include "capsa_fast/threads.hpp"
 
 namespace capsa_fast::susun {
 namespace {
@@ -112,11 +113,7 @@ void fill_bank(DeepBank& bank, const EvModel& model, int first, int last) {
   };
   const int count = last - first;
   const int workers = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 4);
-  std::vector<std::thread> pool;
-  for (int w = 1; w < workers; ++w)
-    pool.emplace_back(fill, first + count * w / workers, first + count * (w + 1) / workers);
-  fill(first, first + count / workers);
-  for (std::thread& t : pool) t.join();
+  run_parts(workers, [&](int w) { fill(first + count * w / workers, first + count * (w + 1) / workers); });
 }
 
 // The banks built so far, most recently used first, kKeptBanks at most (about 9 MB each at

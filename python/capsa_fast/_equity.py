@@ -6,7 +6,6 @@ Re-exported by :mod:`capsa_fast.poker`: ``equity``, ``equity_table``, ``parse_ra
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._threads import check_threads
 
 MAX_PLAYERS = 10
 DEFAULT_TARGET_STDERR = 5e-4
@@ -101,12 +101,6 @@ def parse_range(text: str) -> list[tuple[str, float]]:
     return [(COMBO_NAMES[c], w) for c, w in zip(combos, weights, strict=True)]
 
 
-def _usable_cores() -> int:
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
-
-
 def _player(value: Any, index: int) -> str | list[int]:
     if isinstance(value, str):
         return value
@@ -170,15 +164,18 @@ def _common(
     time_limit: float | None,
 ) -> tuple[int, int, float, float, float, int, int]:
     if samples is not None:
-        if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 2:
+        if (
+            isinstance(samples, bool)
+            or not isinstance(samples, int | np.integer)
+            or not 2 <= samples < 2**63
+        ):
             # One draw has no standard error.
-            raise ValueError(f"samples must be an integer of at least 2 or None, got {samples!r}")
+            raise ValueError(
+                f"samples must be an integer from 2 to 2**63 - 1 or None, got {samples!r}"
+            )
         if exact:
             raise ValueError("samples asks for Monte Carlo; it cannot go with exact=True")
-    if threads is None:
-        threads = _usable_cores()
-    elif isinstance(threads, bool) or not isinstance(threads, int | np.integer) or threads < 1:
-        raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
+    threads = check_threads(threads)
     if seed is None:
         seed = secrets.randbits(64)
     elif isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**64:

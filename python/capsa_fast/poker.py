@@ -27,6 +27,7 @@ from ._equity import (
     equity_table,
     parse_range,
 )
+from ._threads import check_threads
 
 CATEGORIES: tuple[str, ...] = tuple(_core.CATEGORIES)
 """Category names from weakest to strongest."""
@@ -38,12 +39,6 @@ _CATEGORY_STARTS = np.asarray(_core.CATEGORY_STARTS, dtype=np.int64)
 # evaluate(cards) -> HandValue for 3, 5, 6 or 7 cards (ids or strings); raises ValueError
 # naming a bad card, a duplicate, or a wrong number of cards.
 evaluate = _core.evaluate
-
-
-def _usable_cores() -> int:
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
 
 
 def evaluate_batch(
@@ -70,17 +65,15 @@ def evaluate_batch(
     memory with ``hands``) to write the strengths into, for example a slice of a larger
     result; it is returned. If a row is rejected, what ``out`` holds is unspecified.
     """
-    if threads is None:
-        threads = _usable_cores()
-    elif isinstance(threads, bool) or not isinstance(threads, int | np.integer):
-        raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
+    threads = check_threads(threads)
     arr = hands if isinstance(hands, np.ndarray) else np.asarray(hands)
-    if arr.ndim == 2 and arr.shape[0] == 0 and arr.shape[1] in (3, 5, 6, 7):
-        if threads < 1:
-            raise ValueError("threads must be at least 1")
-        if out is None:
-            return np.zeros(0, dtype=np.int32)
-    return _core.evaluate_batch(arr, validate, int(threads), out)
+    if arr.ndim == 2 and (not arr.flags.aligned or any(s % arr.itemsize for s in arr.strides)):
+        # The C++ loop steps by whole items: a view whose rows start between items (a
+        # strided view of a byte buffer) is read from a copy.
+        arr = np.ascontiguousarray(arr)
+    if arr.ndim == 2 and arr.shape[0] == 0 and arr.shape[1] in (3, 5, 6, 7) and out is None:
+        return np.zeros(0, dtype=np.int32)
+    return _core.evaluate_batch(arr, validate, threads, out)
 
 
 def batch_paths() -> tuple[str, ...]:

@@ -20,6 +20,7 @@
 
 #include "capsa_fast/banting_game.hpp"
 #include "capsa_fast/spin.hpp"
+#include "capsa_fast/threads.hpp"
 
 namespace capsa_fast::banting::env {
 
@@ -103,6 +104,7 @@ class ThreadPool {
   int n_ = 0, chunk_ = 1;
   std::atomic<std::uint64_t> generation_{0};
   std::atomic<int> unfinished_{0};  // workers still in this call
+  FirstError error_;                // the first exception of this call, on any thread
   std::atomic<bool> stop_{false};
   alignas(64) std::atomic<int> next_{0};
 };

@@ -132,7 +132,8 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         if r.over or self._forfeited:
             raise ValueError("the round is over: call reset()")
         index = as_action(action)
-        legal = index is not None and r.apply_action(index)
+        # Out of the action space (2**70 included) is illegal like any other illegal move.
+        legal = index is not None and 0 <= index < NUM_ACTIONS and r.apply_action(index)
         if not legal:
             if self.illegal == "raise":
                 raise ValueError(

@@ -16,6 +16,10 @@ from .encoding import NUM_ACTIONS, OBS_SIZE
 
 Obs = dict[str, npt.NDArray[Any]]
 
+# The bots that step inside the vector env's C++ loop (their BOT_LEVELS index is their
+# seat kind there); master's search and the older standards are left to the one-game envs.
+VEC_LEVELS = ("random", "beginner", "standard", "expert")
+
 
 class BantingVecEnv:
     """``n`` Capsa Banting rounds stepped together in C++ (numpy in, numpy out).
@@ -64,8 +68,15 @@ class BantingVecEnv:
         self.rules = make_rules(preset, rules)
         self.players = check_players(players)
         self.seats = seat_levels(opponents, players)
-        if threads is None:
-            threads = os.cpu_count() or 1
+        for level in self.seats:
+            if level is not None and level not in VEC_LEVELS:
+                raise ValueError(
+                    f"opponents: the vector env's bots are {', '.join(VEC_LEVELS)}; "
+                    f"{level!r} plays only in the one-game envs (banting_env, Banting-v0)"
+                )
+        if threads is None:  # the cores this process may use, not the machine's
+            threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+            threads = min(256, threads or os.cpu_count() or 1)
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
             raise ValueError(f"threads must be 1..256, got {threads!r}")
         if illegal not in ("raise", "penalty"):

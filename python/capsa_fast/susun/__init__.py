@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core, _words
+from .._threads import check_threads
 from ..poker import label_of
 from .ev import ev_model
 from .rules import DEFAULT_PRESET, OPTIONAL_SPECIALS, POSITIONS, PRESETS, Rules, resolve
@@ -173,7 +174,7 @@ def arrange(
 
 
 def arrange_batch(
-    hands: npt.ArrayLike, rules: RulesLike = None, strategy: str = "ev", threads: int = 1
+    hands: npt.ArrayLike, rules: RulesLike = None, strategy: str = "ev", threads: int | None = 1
 ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.float64]]:
     """Arrange many hands in C++: ``[N, 13]`` ids in; ``([N, 13] ids as top 3, middle 5,
     bottom 5, [N] scores)`` out. ``threads`` splits the batch (2 uses both cores here)."""
@@ -183,6 +184,7 @@ def arrange_batch(
         raise ValueError(f"hands must be an array [N, 13] of card ids, got shape {arr.shape}")
     if arr.dtype.kind not in "iu":
         raise ValueError(f"hands must hold integer card ids, got dtype {arr.dtype}")
+    threads = check_threads(threads)
     return _core.susun_arrange_batch(arr, r.core, strategy, threads, _model_for(strategy, r))
 
 

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core, _ray
+from .._threads import check_threads
 from . import ev
 from .rules import Rules
 from .table import strategy_of
@@ -80,8 +81,9 @@ def play(
     _ray.check_count(tables, chunk, "tables")
     if isinstance(players, bool) or players not in (2, 3, 4):
         raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, got {threads}")
+    threads = check_threads(threads)
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
     rules_arg: Any = rules if ray is None else rules.to_dict()
     per_task = 1 if ray is not None else threads
     chunks = [
