@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from contextvars import ContextVar
 from typing import Any, ClassVar, Self
 
+from capsa_fast._threads import MAX_THREADS
 from pydantic import Field, PositiveFloat, PositiveInt, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
@@ -116,8 +117,11 @@ class AppSettings(_EnvSettings):
         DEFAULT_EQUITY_MAX_SAMPLES,
         description="Most Monte Carlo draws in one equity request (a larger samples: 422).",
     )
-    equity_threads: PositiveInt = Field(
-        1, description="Threads one equity request uses (the workers already share the cores)."
+    equity_threads: int = Field(
+        1,
+        ge=1,
+        le=MAX_THREADS,
+        description="Threads one equity request uses (the workers already share the cores).",
     )
     games_db: str | None = Field(
         None, description="SQLite file of the game sessions (default: instance/games.sqlite3)."

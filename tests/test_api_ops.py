@@ -68,6 +68,7 @@ def test_every_setting_is_read_from_its_environment_variable(
     [
         ("CAPSA_FAST_MAX_BODY_BYTES", "lots", "valid integer"),
         ("CAPSA_FAST_MAX_BATCH_HANDS", "0", "greater than 0"),
+        ("CAPSA_FAST_EQUITY_THREADS", "1000", "less than or equal to 256"),
         ("CAPSA_FAST_ACCESS_LOG", "maybe", "valid boolean"),
         ("CAPSA_FAST_TRUSTED_PROXIES", "-1", "greater than or equal to 0"),
         ("CAPSA_FAST_RATE_LIMIT", "often", "does not parse"),
