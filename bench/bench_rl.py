@@ -26,6 +26,7 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+from capsa_fast._threads import usable_cores
 from capsa_fast.rl import GYM_ID, BantingGymEnv, BantingVecEnv, banting_env
 
 REFERENCE_GAMES_PER_S = (27, 118)
@@ -175,6 +176,12 @@ def main() -> None:
         add(
             f"vec, self-play, C++ sampler, threads={threads}", vec_case(n, threads, None, 40, False)
         )
+    # More threads than cores: the pool's threads sleep instead of spinning between calls.
+    oversubscribed = 4 * usable_cores()
+    add(
+        f"vec, self-play, C++ sampler, threads={oversubscribed} (4 per core)",
+        vec_case(n, oversubscribed, None, 40, False),
+    )
     for threads in (1, 2):
         add(
             f"vec, self-play, numpy sampler, threads={threads}",

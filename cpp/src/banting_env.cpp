@@ -180,6 +180,8 @@ bool decode_action(const Round& r, int action, Combo* play, bool* is_pass) noexc
 // ThreadPool ---------------------------------------------------------------------------
 
 ThreadPool::ThreadPool(int threads) {
+  const auto cores = static_cast<int>(std::thread::hardware_concurrency());
+  if (cores > 0 && threads > cores) idle_spin_ = finish_spin_ = std::chrono::microseconds{0};
   workers_.reserve(static_cast<std::size_t>(std::max(0, threads - 1)));
   try {
     for (int t = 1; t < threads; ++t) workers_.emplace_back([this] { work(); });
@@ -211,7 +213,7 @@ void ThreadPool::work() {
   for (;;) {
     spin_until([&] { return stop_.load(std::memory_order_relaxed) ||
                             generation_.load(std::memory_order_acquire) != seen; },
-               kIdleSpin);
+               idle_spin_);
     std::unique_lock<std::mutex> lock(mutex_);
     wake_.wait(lock, [&] { return stop_.load(std::memory_order_relaxed) ||
                                   generation_.load(std::memory_order_relaxed) != seen; });
@@ -247,7 +249,7 @@ void ThreadPool::parallel_for(int n, int chunk, const std::function<void(int, in
   // The caller spins while the others finish their last chunk, then sleeps (spin.hpp);
   // f is the caller's, so even after an exception it waits for them before returning.
   const auto finished = [this] { return unfinished_.load(std::memory_order_acquire) == 0; };
-  if (!spin_until(finished, kFinishSpin)) {
+  if (!spin_until(finished, finish_spin_)) {
     std::unique_lock<std::mutex> lock(mutex_);
     done_.wait(lock, finished);
   }

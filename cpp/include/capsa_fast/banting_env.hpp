@@ -98,6 +98,9 @@ class ThreadPool {
   void work();
   void run_chunks();
   std::vector<std::thread> workers_;
+  // How long threads spin before they sleep (spin.hpp); none when there are more threads
+  // than cores, where a spinning thread only takes a core from one with work.
+  std::chrono::microseconds idle_spin_ = kIdleSpin, finish_spin_ = kFinishSpin;
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   const std::function<void(int, int)>* task_ = nullptr;
