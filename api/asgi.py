@@ -2,7 +2,8 @@
 
 ``gunicorn -c python:api.gunicorn_conf 'api.asgi:create_asgi_app()'`` (what ``make run`` and
 ``capsa-fast serve`` start). Each route runs in its lane: game sessions in "store" (a locked
-session store holds those threads only), the batch in "bulk", everything else in "compute";
+session store holds those threads only), the batch and equity in "bulk", the health check
+in "probe" (one thread of its own), everything else in "compute";
 body limits are the route's (``MAX_BATCH_BODY_BYTES`` for the batch, ``MAX_BODY_BYTES``
 elsewhere), applied before a body is read.
 """
@@ -23,7 +24,7 @@ from api.settings import ServerSettings
 
 __all__ = ["create_asgi_app", "router"]
 
-LANES = ("compute", "store", "bulk")
+LANES = ("compute", "store", "bulk", "probe")
 
 
 def router(app: Flask) -> Callable[[str, str], Route]:
@@ -62,6 +63,7 @@ def create_asgi_app(
             "compute": server.compute_threads,
             "store": server.store_threads,
             "bulk": server.bulk_threads,
+            "probe": 1,  # the health check alone: it answers while the others are full
         },
         route=router(app),
         body_timeout=server.body_timeout,

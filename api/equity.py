@@ -30,8 +30,11 @@ bp = ModelBlueprint("equity", __name__, url_prefix="/v1", tag="poker", lane="bul
 _PLAYER_PREFIX = re.compile(r"^player (\d+): ")
 
 
-def _engine_field(message: str) -> tuple[str, str]:
-    """The request field an engine message is about, and the message without its prefix."""
+def _engine_field(message: str, dead: bool) -> tuple[str, str]:
+    """The request field an engine message is about, and the message without its prefix
+    (``dead``: whether the request has dead cards)."""
+    if message.startswith("not enough cards left"):  # players, board and dead cards together
+        return ("dead" if dead else "players"), message
     match = _PLAYER_PREFIX.match(message)
     if match:
         return f"players/{match.group(1)}", message[match.end() :]
@@ -119,7 +122,7 @@ def equity(body: EquityRequest) -> EquityResponse:
             exact_limit=max_work,
         )
     except ValueError as exc:
-        field, message = _engine_field(str(exc))
+        field, message = _engine_field(str(exc), bool(dead))
         errors.add(field, message)
         errors.raise_if_any()
         raise  # pragma: no cover - raise_if_any always raises here

@@ -28,7 +28,11 @@ class AllPresetsResponse(ResponseModel):
     susun: SusunPresetsResponse = Field(description="Capsa Susun presets.")
 
 
-@bp.json_get("/v1/health", response_model=Health, summary="Health check", problems=(503,))
+# Its own lane (api.bridge), so heavy stateless requests filling "compute" do not hold up
+# the probe that monitors the server.
+@bp.json_get(
+    "/v1/health", response_model=Health, summary="Health check", problems=(503,), lane="probe"
+)
 def health() -> Health:
     """200 while the app can serve requests: the engine is loaded and the game session store
     can be opened and read. 503 (a problem naming the failed check) otherwise."""

@@ -139,9 +139,10 @@ class ModelBlueprint(Blueprint):
         problems: tuple[int, ...] = (),
         bearer_auth: bool = False,
         response_headers: Mapping[str, Mapping[str, Any]] | None = None,
+        lane: str | None = None,
     ) -> Callable[[Callable[..., ResponseT]], Callable[..., ResponseT]]:
         """Register a GET route without a body; the handler receives the rule's variables.
-        ``response_headers``: as for :meth:`json_post`."""
+        ``response_headers`` and ``lane``: as for :meth:`json_post`."""
 
         def decorator(handler: Callable[..., ResponseT]) -> Callable[..., ResponseT]:
             @functools.wraps(handler)
@@ -162,7 +163,7 @@ class ModelBlueprint(Blueprint):
                     problems=tuple(sorted(problems)),
                     bearer_auth=bearer_auth,
                     response_headers=response_headers,
-                    lane=self.lane,
+                    lane=lane or self.lane,
                 ),
             )
             return handler

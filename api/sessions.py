@@ -125,7 +125,9 @@ def bearer_token() -> str:
     auth = request.authorization
     if auth is None or auth.type.lower() != "bearer" or not auth.token:
         if auth is None:
-            got = "no Authorization header"
+            # werkzeug gives None for a header it cannot read (Basic with bad base64, too).
+            given = request.headers.get("Authorization")
+            got = "an Authorization header it cannot read" if given else "no Authorization header"
         elif auth.type.lower() != "bearer":
             # A token sent without 'Bearer ' reads as the scheme: never say it back.
             named = len(auth.type) <= 12 and auth.type.isalpha()

@@ -101,6 +101,10 @@ def test_samples_over_the_limit_is_422(tmp_path: Path) -> None:
     assert "1000" in field_errors(response)["samples"]
 
 
+# Every card but Ah Kh and six more: too few left for QQ's player and a board.
+DEAD_44 = [c for c in (r + s for r in "23456789TJQKA" for s in "cdhs") if c not in "AhKh"][:44]
+
+
 @pytest.mark.parametrize(
     ("body", "field", "needle"),
     [
@@ -113,6 +117,7 @@ def test_samples_over_the_limit_is_422(tmp_path: Path) -> None:
         ({"players": ["AhKh", "QQ"], "board": ["2c", "3d", "Zz"]}, "board/2", "Zz"),
         ({"players": ["AhKh", "AhQh"]}, "players/1", "Duplicate card Ah"),
         ({"players": ["AA", "AA", "AA"]}, "players", "never be dealt"),
+        ({"players": ["AhKh", "QQ"], "dead": DEAD_44}, "dead", "not enough cards"),
         ({"players": ["AhKh", "QQ"], "board": ["Qc", "Qs", "Qd"]}, "players/1", "no combination"),
     ],
 )

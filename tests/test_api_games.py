@@ -576,6 +576,15 @@ def test_missing_token_is_401(client: FlaskClient) -> None:
             problem = assert_problem(response, 401)
             assert response.headers["WWW-Authenticate"].startswith("Bearer")
             assert "Bearer" in problem["detail"]
+    # What was sent, said without echoing it: an unreadable header is not a missing one.
+    url = f"{GAMES}/{created['id']}"
+    for header, said in (
+        ({}, "got no Authorization header"),
+        ({"Authorization": "Basic xyz"}, "got an Authorization header it cannot read"),
+        ({"Authorization": "Basic dXNlcjpwYXNz"}, "got the 'basic' scheme"),
+    ):
+        detail = assert_problem(client.get(url, headers=header), 401)["detail"]
+        assert detail.endswith(said + "."), detail
     # Authentication comes before the body and before looking the game up.
     response = client.post(f"{GAMES}/{created['id']}/moves", data="not json")
     assert_problem(response, 401)

@@ -938,11 +938,12 @@ Result heads_up_monte_carlo(const Problem& pr, const Options& opt, Clock::time_p
 
 // Multiway Monte Carlo: draws one checks before choosing between rejection
 // and a list of the deals that fit (rejection when at least 1 in kRareFit fits), and the
-// most combos such a list holds (16 MB of ids).
+// most combos such a list holds (4 MB of ids; with its weights and their alias table, about
+// 25 MB at most), and the search steps that may look for them (a tenth of a second).
 constexpr int kPilotDraws = 4096;
 constexpr int kRareFit = 64;
-constexpr std::size_t kMaxListedCombos = 8'000'000;
-constexpr std::uint64_t kListingNodes = 50'000'000;
+constexpr std::size_t kMaxListedCombos = 2'000'000;
+constexpr std::uint64_t kListingNodes = 20'000'000;
 
 Result multiway_monte_carlo(const Problem& pr, const Options& opt, Clock::time_point start) {
   const int n = pr.n;
