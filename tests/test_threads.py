@@ -25,6 +25,7 @@ def test_every_threads_argument_is_checked_alike(bad: object) -> None:
         lambda: poker.evaluate_batch(hands, threads=bad),  # type: ignore[arg-type]
         lambda: poker.equity(["AhKh", "QQ"], samples=100, threads=bad),  # type: ignore[arg-type]
         lambda: susun.arrange_batch(np.arange(13)[None, :], threads=bad),  # type: ignore[arg-type]
+        lambda: BantingVecEnv(2, threads=bad),  # type: ignore[arg-type]
         lambda: tournament.play(
             10,
             2,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import secrets
 from typing import Any
 
@@ -10,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
+from .._threads import check_threads
 from ..banting import BOT_LEVELS, Game, make_code
 from ._common import check_players, make_rules, seat_levels, worst_score
 from .encoding import NUM_ACTIONS, OBS_SIZE
@@ -74,11 +74,7 @@ class BantingVecEnv:
                     f"opponents: the vector env's bots are {', '.join(VEC_LEVELS)}; "
                     f"{level!r} plays only in the one-game envs (banting_env, Banting-v0)"
                 )
-        if threads is None:  # the cores this process may use, not the machine's
-            threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
-            threads = min(256, threads or os.cpu_count() or 1)
-        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
-            raise ValueError(f"threads must be 1..256, got {threads!r}")
+        threads = check_threads(threads)  # None: the cores this process may use
         if illegal not in ("raise", "penalty"):
             raise ValueError(f"illegal must be 'raise' or 'penalty', got {illegal!r}")
         self.illegal = illegal
