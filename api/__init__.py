@@ -35,11 +35,16 @@ from api import (
 )
 from api.errors import register_error_handlers
 
-__all__ = ["DEFAULT_CONFIG", "create_app"]
+__all__ = ["DEFAULT_CONFIG", "create_app", "default_games_db"]
 
 # Every setting's default (api.settings documents each); GAMES_DB defaults to the instance
 # folder, resolved per app.
 DEFAULT_CONFIG: dict[str, Any] = settings.defaults()
+
+
+def default_games_db(app: Flask) -> str:
+    """The session store when ``GAMES_DB`` is not set: in the app's instance folder."""
+    return os.path.join(app.instance_path, "games.sqlite3")
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -50,7 +55,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # (routing redirects never reach the error handlers).
     app.url_map.merge_slashes = False
     app.config.from_mapping(DEFAULT_CONFIG)
-    app.config["GAMES_DB"] = os.path.join(app.instance_path, "games.sqlite3")
+    app.config["GAMES_DB"] = default_games_db(app)
     app.config.from_mapping(settings.from_environment())
     if config:
         app.config.from_mapping(settings.config_entries(config))

@@ -84,22 +84,21 @@ class FieldErrors:
         self.limit = limit
         self.items: list[FieldError] = []
         self.total = 0
-        self._messages: dict[str, list[str]] = {}  # per listed field, its messages
+        self._listed: dict[str, tuple[int, list[str]]] = {}  # field: (its index, messages)
 
     def add(self, field: str, message: str) -> None:
         """One more fault; a field already listed gets the message added to its entry (one
         entry per bad field: a range holding two cards of another player's hand)."""
         field = _shorten(field)
-        messages = self._messages.get(field)
-        if messages is not None:
+        if field in self._listed:
+            index, messages = self._listed[field]
             if message not in messages:
                 messages.append(message)
-                index = next(i for i, item in enumerate(self.items) if item.field == field)
                 self.items[index] = FieldError(field=field, message=_shorten(" ".join(messages)))
             return
         self.total += 1
         if len(self.items) < self.limit:
-            self._messages[field] = [message]
+            self._listed[field] = (len(self.items), [message])
             self.items.append(FieldError(field=field, message=_shorten(message)))
 
     @property

@@ -10,12 +10,11 @@ never a silently ignored limit. The README's "Running in production" lists them 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from contextvars import ContextVar
 from typing import Any, ClassVar, Self
 
-from capsa_fast._threads import MAX_THREADS
+from capsa_fast._threads import MAX_THREADS, usable_cores
 from pydantic import Field, PositiveFloat, PositiveInt, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
@@ -26,13 +25,6 @@ ENV_PREFIX = "CAPSA_FAST_"
 KIB = 1024
 MIB = 1024 * KIB
 DAY_SECONDS = 24 * 60 * 60
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
 
 
 # False while settings are built from an explicit mapping instead of the environment.
@@ -181,7 +173,7 @@ class ServerSettings(_EnvSettings):
     host: str = Field("127.0.0.1", description="Address to listen on.")
     port: int = Field(8000, ge=0, le=65535, description="Port to listen on.")
     workers: PositiveInt = Field(
-        default_factory=_cores, description="Worker processes (default: one per core)."
+        default_factory=usable_cores, description="Worker processes (default: one per core)."
     )
     # Two, not more: a worker's Python runs one thread at a time (the GIL), so more threads
     # only queue for it. Mixed load, same period, 2 vs 4: 1,106 vs 940 req/s (median of

@@ -981,20 +981,26 @@ Result multiway_monte_carlo(const Problem& pr, const Options& opt, Clock::time_p
   // "QQ+,AK") are drawn instead from the list of the deals that fit, when it is short
   // enough to list, each deal with the product of its combos' weights: the distribution
   // rejection draws from, without the misses.
+  // One draw of the drawn players' combos by rejection: false when a card came twice.
+  const auto draw_by_rejection = [&](Rng& rng, std::uint64_t& used, Hand* held) {
+    for (int p : drawn) {
+      const std::uint32_t i = alias[static_cast<std::size_t>(p)].draw(rng);
+      const std::uint64_t cm = masks[static_cast<std::size_t>(p)][i];
+      if (cm & used) return false;
+      used |= cm;
+      held[p] = hands[static_cast<std::size_t>(p)][i];
+    }
+    return true;
+  };
   Deals listed;
   std::optional<Alias> listed_alias;
   if (drawn.size() >= 2) {
     Rng pilot(opt.seed, ~std::uint64_t{0});
+    Hand scratch[kMaxPlayers];
     int fits = 0;
     for (int tries = 0; tries < kPilotDraws; ++tries) {
       std::uint64_t used = pr.board_mask | pr.dead_mask;
-      bool ok = true;
-      for (int p : drawn) {
-        const std::uint64_t cm = masks[static_cast<std::size_t>(p)][alias[static_cast<std::size_t>(p)].draw(pilot)];
-        ok = ok && !(cm & used);
-        used |= cm;
-      }
-      fits += ok;
+      fits += draw_by_rejection(pilot, used, scratch);
     }
     if (fits * kRareFit < kPilotDraws) {
       Problem sub = pr;
@@ -1030,17 +1036,8 @@ Result multiway_monte_carlo(const Problem& pr, const Options& opt, Clock::time_p
           used |= bit(lo) | bit(hi);
           held[drawn[k]] = Hand() + lo + hi;
         }
-      }
-      for (int p : drawn) {
-        if (listed_alias) break;
-        const std::uint32_t i = alias[static_cast<std::size_t>(p)].draw(rng);
-        const std::uint64_t cm = masks[static_cast<std::size_t>(p)][i];
-        if (cm & used) {
-          ok = false;
-          break;
-        }
-        used |= cm;
-        held[p] = hands[static_cast<std::size_t>(p)][i];
+      } else {
+        ok = draw_by_rejection(rng, used, held);
       }
       if (!ok) {
         if (++misses > 1000000 + 1000 * d) {

@@ -16,7 +16,6 @@ lowest card, the others with the previous winner.
 from __future__ import annotations
 
 import math
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -27,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core, _ray
+from .._threads import usable_cores
 from .game import MASTER_ITERATIONS, check_budget, check_seats
 from .rules import resolve
 
@@ -179,7 +179,7 @@ def simulate(
     if not 0 <= seed < 1 << 64:
         raise ValueError(f"seed must be 0..2**64 - 1, got {seed}")
     check_budget(iterations, time_ms, threads)
-    workers = workers or (os.cpu_count() or 1)
+    workers = workers or usable_cores()  # 0: one per core this process may use
     if workers < 1:
         raise ValueError(f"workers must be >= 1 (0 for one per core), got {workers}")
     resolved = resolve(rules)

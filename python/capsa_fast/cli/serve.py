@@ -42,10 +42,12 @@ def command(host: str | None, port: int | None, workers: int | None, as_json: bo
         raise click.ClickException(str(exc)) from None
     if as_json:
         app_settings = app.model_dump()
-        if app_settings["games_db"] is None:  # the app's instance folder, as create_app says
+        if app_settings["games_db"] is None:
             from flask import Flask
 
-            app_settings["games_db"] = os.path.join(Flask("api").instance_path, "games.sqlite3")
+            from api import default_games_db
+
+            app_settings["games_db"] = default_games_db(Flask("api"))
         emit_json(
             {
                 "command": [sys.executable, "-m", "gunicorn", "-c", CONFIG, APP],
