@@ -4,7 +4,10 @@ A line holds what an operator needs to follow a request and nothing a seat would
 shared: method, path (game ids included, never a query string, body or token), status,
 duration, response size, client address and a request id. The id comes from the client's
 ``X-Request-Id`` when it is a short plain token, else it is made here; either way the
-response carries it back, so a client's report can be matched to the line.
+response carries it back, so a client's report can be matched to the line. "Short" is at
+most 40 characters: room for a UUID or a 32-digit trace id, and none for a seat's token
+(43 characters), so a client that sends its token as its request id does not get it
+written into the log.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from pythonjsonlogger.json import JsonFormatter as JsonFormatterBase
 
 LOGGER_NAME = "capsa_fast.access"
 REQUEST_ID_HEADER = "X-Request-Id"
-_CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+# At most 40: a seat's token (api.game_store.TOKEN_BYTES, 43 characters) never fits.
+_CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,40}")
 
 
 class JsonFormatter(JsonFormatterBase):

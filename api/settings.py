@@ -24,6 +24,7 @@ from api.schemas import DEFAULT_MAX_BATCH_HANDS
 ENV_PREFIX = "CAPSA_FAST_"
 KIB = 1024
 MIB = 1024 * KIB
+GIB = 1024 * MIB
 DAY_SECONDS = 24 * 60 * 60
 
 
@@ -118,8 +119,10 @@ class AppSettings(_EnvSettings):
     games_db: str | None = Field(
         None, description="SQLite file of the game sessions (default: instance/games.sqlite3)."
     )
+    # 1 GiB holds some 800,000 games (about 1.3 KB each, a round's moves included); the
+    # expiry frees their pages for new ones. 0 leaves the disk as the only bound.
     games_db_max_bytes: int = Field(
-        0,
+        GIB,
         ge=0,
         description="Largest size of the session store; a write that would pass it is 503 "
         "and the health check says 503. 0: no limit but the disk's.",

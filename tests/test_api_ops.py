@@ -208,7 +208,10 @@ def test_no_log_line_shows_a_hand_or_a_token(tmp_path: Path, log_lines: io.Strin
     token = created["tokens"]["0"]
     headers = {"Authorization": f"Bearer {token}"}
     url = f"/v1/banting/games/{created['id']}"
-    view = client.get(url, headers=headers).get_json()
+    # A careless client that sends its token as its request id too.
+    answered = client.get(url, headers={**headers, "X-Request-Id": token})
+    assert answered.headers["X-Request-Id"] != token
+    view = answered.get_json()
     hand = set(view["hand"])
     while not view["result"]:
         play = view["hint"]["play"] if view["your_turn"] else "pass"
@@ -451,6 +454,24 @@ def test_a_full_store_is_503_on_writes_and_on_health(tmp_path: Path) -> None:
     roomy = make_app(tmp_path).test_client()
     assert roomy.get("/v1/health").status_code == 200
     assert roomy.post("/v1/banting/games", json={"bots": BOTS}).status_code == 201
+
+
+def test_the_store_is_capped_at_one_gib_by_default(tmp_path: Path) -> None:
+    """Without GAMES_DB_MAX_BYTES the store still has a cap (1 GiB, some 800,000 games), so
+    a flood of new games ends in 503s, not in a full disk; 0 lifts it."""
+    assert create_app({"ACCESS_LOG": False}).config["GAMES_DB_MAX_BYTES"] == settings.GIB
+    for limit, expected_pages in ((None, settings.GIB // 4096), (0, None)):
+        extra = {} if limit is None else {"GAMES_DB_MAX_BYTES": limit}
+        app = make_app(tmp_path / str(limit), **extra)
+        created = app.test_client().post("/v1/banting/games", json={"bots": BOTS})
+        assert created.status_code == 201
+        with store(app)._connect() as conn:
+            pages = conn.execute("PRAGMA max_page_count").fetchone()[0]
+            assert conn.execute("PRAGMA page_size").fetchone()[0] == 4096
+        if expected_pages is None:
+            assert pages > settings.GIB // 4096  # SQLite's own limit
+        else:
+            assert pages == expected_pages
 
 
 def test_health_is_503_before_a_game_would_not_fit(tmp_path: Path) -> None:
