@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from capsa_fast import banting, rl
 from capsa_fast.rl import NUM_ACTIONS, OBS_SIZE, PASS, BantingGymEnv, banting_env
+from capsa_fast.rl.gym_vec import BantingGymVectorEnv
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
@@ -184,6 +185,87 @@ def test_dragon_deals_are_dealt_past() -> None:
     assert not genv.game.over and info["skipped"] == 1
 
 
+def test_a_given_round_code_is_dealt_for_every_seat() -> None:
+    """reset(options={"code": ...}) deals that code in both envs (the duplicate format: one
+    deal, the learner in each seat); a code that is no code or is for another table size is
+    refused, and so is a code whose round ends at the deal."""
+    code = "B4000003RJ0"
+    hands = banting.deal(code)
+    for seat in range(4):
+        env = BantingGymEnv(seat=seat)
+        _, info = env.reset(seed=seat, options={"code": code})
+        assert env.game.code == code and info["code"] is None  # not shown mid-round
+        assert sorted(env.game.hand(seat)) == sorted(hands[seat]) or env.game.history
+    aec = banting_env()
+    aec.reset(seed=9, options={"code": code.lower()})
+    assert aec.unwrapped.game.code == code
+    with pytest.raises(ValueError, match="a round code is a string"):
+        BantingGymEnv().reset(options={"code": 5})
+    with pytest.raises(ValueError, match="deals 4 players; this env seats 3"):
+        BantingGymEnv(players=3).reset(options={"code": code})
+    dragon = banting.make_code(4, int(np.random.default_rng(dragon_seed()).integers(0, 1 << 45)))
+    with pytest.raises(ValueError, match="ends"):
+        banting_env().reset(options={"code": dragon})
+    with pytest.raises(ValueError, match="ends"):
+        BantingGymEnv().reset(options={"code": dragon})
+
+
+def test_aec_refuses_a_step_when_the_game_moved_behind_its_back() -> None:
+    env = banting_env()
+    env.reset(seed=1)
+    game = env.unwrapped.game
+    game.bot_play(game.turn, "standard")  # a move on the game itself, not through step()
+    before = len(game.history)
+    with pytest.raises(ValueError, match=r"a move was made on env\.unwrapped\.game"):
+        env.step(PASS)
+    assert len(game.history) == before
+
+
+def test_one_seat_render_is_the_learners_view() -> None:
+    """Gymnasium's env renders what its learner may see: its own cards, the others' as
+    counts or card backs, and no round code (which deals every hand) before the end."""
+    from capsa_fast.rl.render import _BACK, _CARD_H, _GAP, _RED, render_as
+
+    env = gymnasium.make(rl.GYM_ID, seat=2, render_mode="ansi")
+    env.reset(seed=3)
+    game = env.unwrapped.game
+    text = env.render()
+    assert game.code not in text and "(code hidden until the round ends)" in text
+    for seat in range(4):
+        row = next(ln for ln in text.splitlines() if ln[2:].startswith(f"player_{seat}"))
+        shown = " ".join(cf.format_cards(game.hand(seat)))
+        assert (shown in row) == (seat == 2), row
+        assert ("(hidden)" in row) == (seat != 2)
+    terminated = False
+    while not terminated:
+        mask = env.unwrapped.action_masks()
+        _, _, terminated, _, _ = env.step(int(np.flatnonzero(mask)[0]))
+    assert game.code in env.render()  # once the round is over
+
+    pictures = gymnasium.make(rl.GYM_ID, seat=1, render_mode="rgb_array")
+    pictures.reset(seed=3)
+    img = pictures.render()
+    everything = render_as("rgb_array", pictures.unwrapped.game, 4)
+    rows = [
+        slice(_GAP + s * (_CARD_H + _GAP), _GAP + s * (_CARD_H + _GAP) + _CARD_H) for s in range(4)
+    ]
+    for seat, band in enumerate(rows):
+        backs = np.all(img[band] == _BACK, axis=2).any()
+        red = np.all(img[band] == _RED, axis=2).any()
+        assert backs == (seat != 1)
+        if seat != 1:
+            assert not red  # no card's face shows
+        else:
+            assert np.array_equal(img[band], everything[band])
+    vec = BantingGymVectorEnv(2, seat=3, render_mode="ansi")
+    vec.reset(seed=4)
+    for i, view in enumerate(vec.render()):
+        shown = vec.game(i)
+        assert shown.code not in view
+        assert " ".join(cf.format_cards(shown.hand(3))) in view
+        assert " ".join(cf.format_cards(shown.hand(0))) not in view
+
+
 def test_render_text() -> None:
     env = banting_env(render_mode="ansi")
     env.reset(seed=11)
@@ -318,10 +400,9 @@ def test_gymnasium_illegal_actions() -> None:
     obs, _ = strict.reset(seed=1)
     with pytest.raises(ValueError, match="not legal"):
         strict.step(bad)
-    with pytest.raises(ValueError, match="not legal"):
-        strict.step(True)
-    for huge in (2**70, np.uint64(2**64 - 1), -1):  # out of the action space: illegal too
-        with pytest.raises(ValueError, match="not legal"):
+    # Not an action at all: the message says what an action is.
+    for huge in (True, None, "5", 3.5, 1665, 2**70, np.uint64(2**64 - 1), -1):
+        with pytest.raises(ValueError, match=r"an action is an integer 0\.\.1664, got"):
             strict.step(huge)
     lenient = BantingGymEnv()
     lenient.reset(seed=1)
@@ -329,6 +410,9 @@ def test_gymnasium_illegal_actions() -> None:
     assert terminated and info["illegal"] and reward == -39
     # nothing changed: a legal action still plays
     strict.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    # The level each seat really plays is on record (standard seats: standard-v2).
+    mixed = BantingGymEnv(opponents=["standard", "expert", "standard-v1"])
+    assert mixed.bot_levels == ("standard-v2", "expert", "standard-v1")
     with pytest.raises(ValueError, match="opponents"):
         BantingGymEnv(opponents="grandmaster")
     with pytest.raises(ValueError, match="one bot level per other seat"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .._codes import BANTING_CODES, canonical_code
 from ..banting import BOT_LEVELS, Rules
 from ..banting.rules import resolve
 
@@ -102,3 +103,20 @@ def worst_score(rules: Rules, players: int) -> int:
         if threshold <= 13:
             multiplier = mult
     return -13 * multiplier if players > 1 else 0
+
+
+def option_code(options: dict[str, Any] | None, players: int) -> str | None:
+    """The round code of ``reset``'s options (``{"code": CODE}``), checked; None when
+    none is given."""
+    if options is None:
+        return None
+    if not isinstance(options, dict):
+        raise ValueError(f"options must be a dict or None, got {type(options).__name__}")
+    # Other keys are left alone: the libraries' own checks send options of their own.
+    code = options.get("code")
+    if code is None:
+        return None
+    dealt, _ = BANTING_CODES.parse(code)
+    if dealt is not None and dealt != players:
+        raise ValueError(f"round code {code!r} deals {dealt} players; this env seats {players}")
+    return canonical_code(code)

@@ -18,7 +18,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..banting import Game, make_code
-from ._common import check_players, make_rules, worst_score
+from ._common import check_players, make_rules, option_code, worst_score
 from .encoding import NUM_ACTIONS, OBS_SIZE, PASS, check_action
 from .render import RENDER_MODES, render_as
 
@@ -79,12 +79,20 @@ class BantingAEC(AECEnv):  # AECEnv is untyped (Any)
         next round of the match is dealt (the previous winner opens under
         ``first_lead=previous-winner`` once a round has ended). A dragon deal ends its round
         before anyone moves, so it is dealt past (it stays in the match's totals) and
-        counted in ``skipped_rounds``: PettingZoo wants every agent live after a reset."""
+        counted in ``skipped_rounds``: PettingZoo wants every agent live after a reset.
+
+        ``options={"code": CODE}`` deals that round code (a new match), e.g. to play given
+        deals; a code whose deal ends at once (a dragon) is a ValueError there."""
+        code = option_code(options, self.players)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             self.game = None
+        if code is not None:
+            self.game = None
         self.skipped_rounds = 0
-        game = self._deal()
+        game = self._deal(code)
+        if code is not None and game.over:
+            raise ValueError(f"the round of code {code!r} ends at the deal (a dragon)")
         while game.over:  # a dragon ends the round at the deal: nobody moves
             self.skipped_rounds += 1
             game = self._deal()
@@ -96,8 +104,9 @@ class BantingAEC(AECEnv):  # AECEnv is untyped (Any)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self._agent(game._r.turn)
 
-    def _deal(self) -> Game:
-        code = make_code(self.players, int(self._rng.integers(0, 1 << 45)))
+    def _deal(self, code: str | None = None) -> Game:
+        if code is None:
+            code = make_code(self.players, int(self._rng.integers(0, 1 << 45)))
         if self.game is not None and self.game.over:
             self.game.next_round(code)
         else:
@@ -120,6 +129,12 @@ class BantingAEC(AECEnv):  # AECEnv is untyped (Any)
             return
         r = self._game()._r
         action = check_action(action)
+        if r.turn != self._index[agent]:
+            # Only a move made on env.unwrapped.game behind the env's back gets here.
+            raise ValueError(
+                f"{agent} is to act, but the round's turn is player_{r.turn}: a move was made "
+                "on env.unwrapped.game outside step(); nothing was played"
+            )
         if not r.apply_action(action):
             raise ValueError(
                 f"{agent}: action {action} is not legal now (see the action mask); "

@@ -10,7 +10,14 @@ import numpy as np
 from gymnasium import spaces
 
 from ..banting import Game, make_code
-from ._common import check_players, env_level, make_rules, opponent_levels, worst_score
+from ._common import (
+    check_players,
+    env_level,
+    make_rules,
+    opponent_levels,
+    option_code,
+    worst_score,
+)
 from .encoding import NUM_ACTIONS, OBS_SIZE, as_action
 from .render import RENDER_MODES, render_as
 
@@ -29,15 +36,19 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     """One Capsa Banting seat against bots; an episode is one round.
 
     ``opponents``: a bot level for every other seat, or one level per other seat in seat
-    order after the learner's. ``seat``: the learner's seat, or None for a random seat each
-    round. Observations and actions as in :mod:`capsa_fast.rl.encoding` (the mask is
-    ``int8``). The reward is the learner's points when the round ends, 0 before. The bots
-    move between the learner's turns. ``illegal``: ``"penalty"`` (an illegal action ends
-    the round with the worst score a round can give and ``info["illegal"]``; generic agents
-    that sample the whole action space get a signal instead of an exception) or
-    ``"raise"`` (ValueError, nothing changes). A round that ends before the learner moves
-    (a dragon deal) is dealt again; ``info["skipped"]`` counts those since the reset.
-    ``env.unwrapped.game`` is the round, a :class:`capsa_fast.banting.Game`.
+    order after the learner's; :attr:`bot_levels` says what each plays (a ``standard``
+    seat is ``standard-v2`` here, as in the vector env: see the README). ``seat``: the
+    learner's seat, or None for a random seat each round. Observations and actions as in
+    :mod:`capsa_fast.rl.encoding` (the mask is ``int8``). The reward is the learner's
+    points when the round ends, 0 before. The bots move between the learner's turns.
+    ``reset(options={"code": CODE})`` deals a given round code. ``illegal``:
+    ``"penalty"`` (an illegal action ends the round with the worst score a round can give
+    and ``info["illegal"]``; generic agents that sample the whole action space get a
+    signal instead of an exception) or ``"raise"`` (ValueError, nothing changes). A round
+    that ends before the learner moves (a dragon deal) is dealt again; ``info["skipped"]``
+    counts those since the reset. ``render()`` shows the learner's view (the other seats'
+    cards face down, no round code before the end). ``env.unwrapped.game`` is the round, a
+    :class:`capsa_fast.banting.Game`.
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
@@ -55,6 +66,8 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.rules = make_rules(preset, rules)
         self.players = check_players(players)
         self.opponents = opponent_levels(opponents, players)
+        self.bot_levels = tuple(env_level(level) for level in self.opponents)
+        """The bot each other seat plays, in the order of ``opponents``."""
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
         ):
@@ -77,7 +90,7 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self._forfeited = False  # an illegal action under "penalty" ended the round
 
     def _level(self, seat: int) -> str:
-        return env_level(self.opponents[(seat - self.seat - 1) % self.players])
+        return self.bot_levels[(seat - self.seat - 1) % self.players]
 
     def _bots(self) -> None:
         """Bots move until the learner is to move or the round is over."""
@@ -91,8 +104,9 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         obs, mask = self.game._r.observe(self.seat)
         return {"observation": obs, "action_mask": mask.view(np.int8)}
 
-    def _deal(self) -> None:
-        code = make_code(self.players, int(self.np_random.integers(0, 1 << 45)))
+    def _deal(self, code: str | None = None) -> None:
+        if code is None:
+            code = make_code(self.players, int(self.np_random.integers(0, 1 << 45)))
         if self.fixed_seat is None:
             self.seat = int(self.np_random.integers(0, self.players))
         if self.game is not None and self.game.over:
@@ -105,14 +119,23 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Deal a round (with ``seed``, the first of a new match; without, the next round of
-        the match, opened by the previous winner under ``first_lead=previous-winner``)."""
+        the match, opened by the previous winner under ``first_lead=previous-winner``).
+
+        ``options={"code": CODE}`` deals that round code (a new match; the bots' dice
+        follow from it as in :class:`capsa_fast.banting.Game`), so a harness can play
+        given deals, e.g. each deal once per seat. A code whose deal ends before the
+        learner moves (a dragon) is a ValueError there, since no other deal may stand in.
+        """
+        code = option_code(options, self.players)
         super().reset(seed=seed)
-        if seed is not None:
+        if seed is not None or code is not None:
             self.game = None
         self._skipped = 0
         self._forfeited = False
-        self._deal()
+        self._deal(code)
         assert self.game is not None
+        if code is not None and self.game.over:
+            raise ValueError(f"the round of code {code!r} ends before seat {self.seat} moves")
         while self.game.over:
             self._skipped += 1
             self._deal()
@@ -136,6 +159,11 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         legal = index is not None and 0 <= index < NUM_ACTIONS and r.apply_action(index)
         if not legal:
             if self.illegal == "raise":
+                if index is None or not 0 <= index < NUM_ACTIONS:
+                    raise ValueError(
+                        f"an action is an integer 0..{NUM_ACTIONS - 1}, got {action!r}; "
+                        "nothing was played"
+                    )
                 raise ValueError(
                     f"action {action!r} is not legal now (see the action mask); nothing was played"
                 )
@@ -167,4 +195,5 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
                 "or 'rgb_array'"
             )
             return None
-        return render_as(self.render_mode, self.game, self.players)
+        # The learner's view: the other seats' cards face down, no code before the end.
+        return render_as(self.render_mode, self.game, self.players, self.seat)

@@ -219,14 +219,16 @@ class BantingGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64],
 
     def render(self) -> tuple[Any, ...] | None:
         """Each copy's table, as text (``render_mode="ansi"``) or an image
-        (``"rgb_array"``)."""
+        (``"rgb_array"``), as the learner's seat sees it (the others' cards face down)."""
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'"
             )
             return None
         mode = self.render_mode
-        return tuple(render_as(mode, self.game(i), self.players) for i in range(self.num_envs))
+        return tuple(
+            render_as(mode, self.game(i), self.players, self.seat) for i in range(self.num_envs)
+        )
 
     def _obs(self, obs: Obs) -> Obs:
         """Fresh arrays (Gymnasium's users keep what a call returns), the mask as int8 like

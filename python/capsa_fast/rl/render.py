@@ -11,10 +11,13 @@ from .. import _core
 from ..banting import Game
 
 
-def render_text(game: Game) -> str:
+def render_text(game: Game, viewer: int | None = None) -> str:
     """Every seat's cards (the one to move marked ``>``), the table, who passed and the last
-    moves; the scores once the round is over."""
-    lines = [f"Capsa Banting {game.code}, round {game.round}, {game.rules.preset_name}"]
+    moves; the scores once the round is over. With ``viewer`` (a seat) it is that seat's
+    view: the other seats' cards are counts only, and the round code (which deals every
+    hand) is left out until the round is over."""
+    code = game.code if viewer is None or game.over else "(code hidden until the round ends)"
+    lines = [f"Capsa Banting {code}, round {game.round}, {game.rules.preset_name}"]
     table = game.table
     state = []
     if table is None:
@@ -36,8 +39,14 @@ def render_text(game: Game) -> str:
     for seat in range(game.players):
         mark = ">" if game.turn == seat else " "
         hand = game.hand(seat)
-        cards = " ".join(_core.format_cards(hand)) if hand else "(out)"
-        lines.append(f"{mark} player_{seat} {len(hand):>2} cards: {cards}")
+        if not hand:
+            cards = "(out)"
+        elif viewer is None or seat == viewer:
+            cards = " ".join(_core.format_cards(hand))
+        else:
+            cards = "(hidden)"
+        you = " (you)" if seat == viewer else ""
+        lines.append(f"{mark} player_{seat}{you} {len(hand):>2} cards: {cards}")
     moves = game.history[-4:]
     if moves:
         said = [
@@ -65,12 +74,13 @@ _GLYPHS = {
 }  # fmt: skip
 _SCALE = 2  # pixels per font pixel
 _CARD_W, _CARD_H, _GAP = 12 * _SCALE, 15 * _SCALE, 2 * _SCALE
-_FELT, _WHITE, _RED, _BLACK, _GOLD = (
+_FELT, _WHITE, _RED, _BLACK, _GOLD, _BACK = (
     (21, 94, 56),
     (250, 250, 245),
     (200, 30, 40),
     (20, 20, 20),
     (240, 200, 60),
+    (150, 25, 50),
 )
 
 
@@ -90,13 +100,20 @@ def _card(img: np.ndarray, card: str, top: int, left: int) -> None:
 RENDER_MODES = ("human", "ansi", "rgb_array")
 
 
-def render_as(mode: str, game: Game | None, players: int) -> Any:
+def _back(img: np.ndarray, top: int, left: int) -> None:
+    """A card face down: a white edge round the back's colour."""
+    img[top : top + _CARD_H, left : left + _CARD_W] = _WHITE
+    img[top + _SCALE : top + _CARD_H - _SCALE, left + _SCALE : left + _CARD_W - _SCALE] = _BACK
+
+
+def render_as(mode: str, game: Game | None, players: int, viewer: int | None = None) -> Any:
     """An environment's ``render()`` in ``mode``: ``"ansi"`` the text, ``"human"`` prints it
     (None), ``"rgb_array"`` the image (before the first deal, a bare table of the same
-    size: video recorders want one frame size)."""
+    size: video recorders want one frame size). ``viewer``: the seat whose view it is (the
+    others' cards face down, no round code before the end); None shows everything."""
     if mode == "rgb_array":
-        return _blank(players) if game is None else render_rgb(game)
-    text = "(no round: call reset())" if game is None else render_text(game)
+        return _blank(players) if game is None else render_rgb(game, viewer)
+    text = "(no round: call reset())" if game is None else render_text(game, viewer)
     if mode == "ansi":
         return text
     sys.stdout.write(text + "\n")
@@ -110,9 +127,10 @@ def _blank(players: int) -> np.ndarray:
     return img
 
 
-def render_rgb(game: Game) -> np.ndarray:
+def render_rgb(game: Game, viewer: int | None = None) -> np.ndarray:
     """The position as an image (uint8 ``[height, width, 3]``), the text render's view:
-    one row of cards per seat (the seat to move marked), the cards to beat at the bottom."""
+    one row of cards per seat (the seat to move marked; with ``viewer``, the other seats'
+    cards face down), the cards to beat at the bottom."""
     row_h = _CARD_H + _GAP
     img = _blank(game.players)
     left0 = _GAP + 6 * _SCALE
@@ -120,8 +138,12 @@ def render_rgb(game: Game) -> np.ndarray:
         top = _GAP + seat * row_h
         if game.turn == seat:
             _glyph(img, ">", top + 5 * _SCALE, _GAP, _GOLD)
+        shown = viewer is None or seat == viewer
         for k, card in enumerate(_core.format_cards(game.hand(seat))):
-            _card(img, card, top, left0 + k * (_CARD_W + _GAP))
+            if shown:
+                _card(img, card, top, left0 + k * (_CARD_W + _GAP))
+            else:
+                _back(img, top, left0 + k * (_CARD_W + _GAP))
     table = game.table
     if table is not None:
         top = _GAP + game.players * row_h
