@@ -197,6 +197,21 @@ def test_rounds_after_forfeits_rebuild_under_previous_winner() -> None:
         fresh.game(0, finished=True)
 
 
+def test_standard_seats_play_standard_v2_and_the_older_standards_step_too() -> None:
+    """A standard seat in the vector env is standard-v2 (README: the look-ahead would cost
+    the throughput issue 16 asks for); both older standards can be named, master cannot."""
+    runs = {
+        level: run(BantingVecEnv(24, opponents=level, threads=1), 80, 3)
+        for level in ("standard", "standard-v2", "standard-v1", "expert")
+    }
+    assert runs["standard"] == runs["standard-v2"]
+    assert runs["standard-v1"] != runs["standard-v2"] != runs["expert"]
+    env = BantingVecEnv(2, opponents=[None, "standard", "standard-v1", "random"])
+    assert env.bot_levels == (None, "standard-v2", "standard-v1", "random")
+    with pytest.raises(ValueError, match="'master' plays only in the one-game envs"):
+        BantingVecEnv(2, opponents="master")
+
+
 def test_arguments_are_checked() -> None:
     with pytest.raises(ValueError, match="reset"):
         BantingVecEnv(2).step(np.zeros(2, dtype=np.int64))

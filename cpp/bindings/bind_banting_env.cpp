@@ -74,7 +74,9 @@ void bind_banting_env(py::module_& m) {
              if (static_cast<int>(seats.size()) != players) throw std::invalid_argument("one entry per seat");
              bool learner = false;
              for (int s : seats) {
-               if (s < kLearnerSeat || s > static_cast<int>(BotLevel::kExpert)) {
+               // Any bot but the master, whose search is for the one-game envs.
+               if (s < kLearnerSeat || s > static_cast<int>(BotLevel::kStandardV2) ||
+                   s == static_cast<int>(BotLevel::kMaster)) {
                  throw std::invalid_argument("bad seat kind");
                }
                learner = learner || s == kLearnerSeat;

@@ -10,15 +10,24 @@ import numpy.typing as npt
 
 from .. import _core
 from .._threads import check_threads
-from ..banting import BOT_LEVELS, Game, make_code
-from ._common import check_players, make_rules, seat_levels, worst_score
+from ..banting import Game, make_code
+from ._common import check_players, env_level, make_rules, seat_levels, worst_score
 from .encoding import NUM_ACTIONS, OBS_SIZE
 
 Obs = dict[str, npt.NDArray[Any]]
 
-# The bots that step inside the vector env's C++ loop (their BOT_LEVELS index is their
-# seat kind there); master's search and the older standards are left to the one-game envs.
-VEC_LEVELS = ("random", "beginner", "standard", "expert")
+# The bots that step inside the vector env's C++ loop, with their seat kind there (the C++
+# BotLevel); master's search is left to the one-game envs. A standard seat plays
+# standard-v2 (see the README: the look-ahead would cost the throughput issue 16 asks for).
+_VEC_KINDS = {
+    "random": 0,
+    "beginner": 1,
+    "standard": 2,
+    "expert": 3,
+    "standard-v1": 4,
+    "standard-v2": 6,
+}
+VEC_LEVELS = tuple(_VEC_KINDS)
 
 
 class BantingVecEnv:
@@ -26,8 +35,9 @@ class BantingVecEnv:
 
     ``opponents``: None (the caller plays every seat: self-play), a bot level (seat 0 is
     the caller's, the others are that bot), or one entry per seat (None for the caller's
-    seats, else a level of :data:`capsa_fast.banting.BOT_LEVELS`). Bot seats move inside
-    C++, so each step shows a seat the caller plays (``info["seat"]``).
+    seats, else a level of :data:`VEC_LEVELS`: any bot but ``master``; a ``standard`` seat
+    plays ``standard-v2``, and :attr:`bot_levels` says so). Bot seats move inside C++, so
+    each step shows a seat the caller plays (``info["seat"]``).
 
     :meth:`reset` and :meth:`step` return ``{"observation": int8 [n, 612], "action_mask":
     bool [n, 1665]}`` (see :mod:`capsa_fast.rl.encoding`); :meth:`step` also returns the
@@ -82,7 +92,9 @@ class BantingVecEnv:
         self.n = n
         self.threads = threads
         self.copy = bool(copy)
-        kinds = [-1 if s is None else BOT_LEVELS.index(s) for s in self.seats]
+        self.bot_levels = tuple(None if s is None else env_level(s) for s in self.seats)
+        """Per seat: None for the caller's, else the bot that seat plays."""
+        kinds = [-1 if s is None else _VEC_KINDS[s] for s in self.seats]
         self._core = _core.BantingVecEnvCore(self.rules.game_core, players, n, kinds, threads)
         self._obs = np.zeros((n, OBS_SIZE), dtype=np.int8)
         self._mask = np.zeros((n, NUM_ACTIONS), dtype=np.bool_)
