@@ -410,6 +410,18 @@ def test_gymnasium_illegal_actions() -> None:
     assert terminated and info["illegal"] and reward == -39
     # nothing changed: a legal action still plays
     strict.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    # The master's budget is a setting, checked as sim checks it.
+    quick = BantingGymEnv(opponents="master", master_budget={"iterations": 40})
+    assert quick._budget == (40, 0.0, 1)
+    quick.reset(seed=2)
+    quick.step(int(np.flatnonzero(quick.action_masks())[0]))
+    for bad, says in (
+        ({"iterations": 0}, "iterations must be"),
+        ({"threads": 1.5}, "threads must be a number"),
+        ({"depth": 3}, "unknown depth"),
+    ):
+        with pytest.raises(ValueError, match=says):
+            BantingGymEnv(opponents="master", master_budget=bad)
     # The level each seat really plays is on record (standard seats: standard-v2).
     mixed = BantingGymEnv(opponents=["standard", "expert", "standard-v1"])
     assert mixed.bot_levels == ("standard-v2", "expert", "standard-v1")

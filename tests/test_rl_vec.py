@@ -208,7 +208,7 @@ def test_standard_seats_play_standard_v2_and_the_older_standards_step_too() -> N
     assert runs["standard-v1"] != runs["standard-v2"] != runs["expert"]
     env = BantingVecEnv(2, opponents=[None, "standard", "standard-v1", "random"])
     assert env.bot_levels == (None, "standard-v2", "standard-v1", "random")
-    with pytest.raises(ValueError, match="'master' plays only in the one-game envs"):
+    with pytest.raises(ValueError, match="'master' plays only in the one-seat Gymnasium env"):
         BantingVecEnv(2, opponents="master")
 
 

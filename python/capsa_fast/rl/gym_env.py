@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 import gymnasium
@@ -10,6 +10,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..banting import Game, make_code
+from ..banting.game import MASTER_ITERATIONS, check_budget
 from ._common import (
     check_players,
     env_level,
@@ -47,7 +48,9 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     signal instead of an exception) or ``"raise"`` (ValueError, nothing changes). A round
     that ends before the learner moves (a dragon deal) is dealt again; ``info["skipped"]``
     counts those since the reset. ``render()`` shows the learner's view (the other seats'
-    cards face down, no round code before the end). ``env.unwrapped.game`` is the round, a
+    cards face down, no round code before the end). ``master_budget``: the ``master``
+    seats' search, as ``capsa-fast sim`` takes it (``{"iterations": 1500, "time_ms": 0,
+    "threads": 1}`` by default). ``env.unwrapped.game`` is the round, a
     :class:`capsa_fast.banting.Game`.
     """
 
@@ -62,8 +65,29 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         seat: int | None = 0,
         render_mode: str | None = None,
         illegal: str = "penalty",
+        master_budget: Mapping[str, Any] | None = None,
     ) -> None:
         self.rules = make_rules(preset, rules)
+        # The master's budget, as sim's: iterations (rollouts a move), time_ms, threads.
+        budget = dict(master_budget or {})
+        unknown = sorted(set(budget) - {"iterations", "time_ms", "threads"})
+        if unknown:
+            raise ValueError(
+                f"master_budget: unknown {', '.join(map(str, unknown))} "
+                "(known: iterations, time_ms, threads)"
+            )
+        iterations = budget.get("iterations", MASTER_ITERATIONS)
+        time_ms = budget.get("time_ms", 0.0)
+        threads = budget.get("threads", 1)
+        for name, value, kinds in (
+            ("iterations", iterations, (int,)),
+            ("time_ms", time_ms, (int, float)),
+            ("threads", threads, (int,)),
+        ):
+            if isinstance(value, bool) or not isinstance(value, kinds):
+                raise ValueError(f"master_budget: {name} must be a number, got {value!r}")
+        check_budget(iterations, float(time_ms), threads)
+        self._budget = (iterations, float(time_ms), threads)
         self.players = check_players(players)
         self.opponents = opponent_levels(opponents, players)
         self.bot_levels = tuple(env_level(level) for level in self.opponents)
@@ -97,7 +121,7 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         assert self.game is not None
         r = self.game._r
         while not r.over and r.turn != self.seat:
-            r.bot_move(self._level(r.turn or 0), True)
+            r.bot_move(self._level(r.turn or 0), True, *self._budget)
 
     def _observe(self) -> dict[str, np.ndarray]:
         assert self.game is not None

@@ -82,7 +82,7 @@ class BantingVecEnv:
             if level is not None and level not in VEC_LEVELS:
                 raise ValueError(
                     f"opponents: the vector env's bots are {', '.join(VEC_LEVELS)}; "
-                    f"{level!r} plays only in the one-game envs (banting_env, Banting-v0)"
+                    f"{level!r} plays only in the one-seat Gymnasium env (capsa_fast/Banting-v0)"
                 )
         threads = check_threads(threads)  # None: the cores this process may use
         if illegal not in ("raise", "penalty"):
