@@ -87,6 +87,43 @@ def test_deep_bots_use_a_bank_only_at_the_presets_rules() -> None:
     assert table_module.bot_choice(hand, own, 2, "deep")[:3] == sampled[:3]
 
 
+def test_arrange_takes_every_bots_strategy_and_the_table_size() -> None:
+    """susun.arrange and arrange_batch play what a table's bot plays: deep (the master's),
+    ev's other models, and ev's model for the table size (players), which used to be the
+    four-player model whatever the table (an outside solver's harness found both)."""
+    from capsa_fast.susun import table as table_module
+
+    own = susun.resolve({"preset": "two-four", "foul_points": 5})  # deep samples: no bank
+    hands = [susun.deal(f"ARRANGE-{i}", 2)[0] for i in range(12)]
+    hands.append(parse_cards("7d Kh 6c 5h 6h Kd 8c 8d 9d Tc 5d 9c Ts"))
+    differs = 0
+    for hand in hands:
+        for strategy in ("ev", "deep", "ev-v1", "ev-cr"):
+            bot = table_module.bot_choice(hand, own, 2, strategy)
+            got = susun.arrange(hand, own, strategy, players=2)
+            assert (got.top, got.middle, got.bottom) == tuple(bot[:3]), strategy
+            assert got.strategy == strategy and got.valid_arrangements == susun.count_valid(
+                hand, own
+            )
+        four = susun.arrange(hand, own, "ev")
+        assert four == susun.arrange(hand, own, "ev", players=4)
+        differs += (four.middle, four.bottom) != (got.middle, got.bottom)
+    assert differs  # the heads-up model is another model
+    rows, scores = susun.arrange_batch(np.array(hands[:4]), own, "deep", players=2)
+    for hand, row, value in zip(hands[:4], rows.tolist(), scores, strict=True):
+        picked = susun.arrange(hand, own, "deep", players=2)
+        assert row == [*picked.top, *picked.middle, *picked.bottom]
+        assert value == pytest.approx(picked.score)
+    with pytest.raises(ValueError, match="deep picks one arrangement"):
+        susun.arrange(hands[0], own, "deep", top_k=3)
+    with pytest.raises(ValueError, match="players must be 2, 3 or 4, got 5"):
+        susun.arrange(hands[0], own, "ev", players=5)
+    with pytest.raises(ValueError, match=r"strategy must be one of .*deep"):
+        susun.arrange_batch(np.array(hands[:1]), own, "grandmaster")
+    with pytest.raises(ValueError, match=r"duplicate|twice|repeated"):
+        susun.arrange([hands[0][0]] * 13, own, "deep")
+
+
 def test_a_bank_built_in_steps_samples_until_whole_and_is_the_bank_built_at_once() -> None:
     # A server's tables build deep's bank a step a decision (no request waits seconds for
     # a whole one) and sample until it is whole. Fresh models: banks of their own.

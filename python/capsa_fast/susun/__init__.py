@@ -17,7 +17,7 @@ import numpy.typing as npt
 from .. import _core, _words
 from .._threads import check_threads
 from ..poker import label_of
-from .ev import ev_model
+from .ev import VERSIONS, strategy_model
 from .rules import DEFAULT_PRESET, OPTIONAL_SPECIALS, POSITIONS, PRESETS, Rules, resolve
 
 RulesLike = Rules | Mapping[str, Any] | str | None
@@ -144,28 +144,55 @@ def count_valid(hand: Any, rules: RulesLike = None) -> int:
     return int(_core.susun_count_valid(hand, resolve(rules).core))
 
 
-def _model_for(strategy: str, r: Rules) -> Any:
-    if strategy not in STRATEGIES:
-        raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
-    return ev_model(r) if strategy == "ev" else None
+ARRANGERS: tuple[str, ...] = (*STRATEGIES, "deep", *VERSIONS)
+"""Every strategy :func:`arrange` and :func:`arrange_batch` take: the three exhaustive ones,
+``deep`` (the ``master`` level's: ev's candidates scored against sampled opponents) and
+ev's other models (``ev-v1``, ``ev-v2``, ``ev-v3``, ``ev-cr``)."""
+
+
+def _model_for(strategy: str, r: Rules, players: int) -> Any:
+    """The C++ model of an ev-like strategy (None for percentile and naive)."""
+    if strategy not in ARRANGERS:
+        raise ValueError(f"strategy must be one of {', '.join(ARRANGERS)}, got {strategy!r}")
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+    return strategy_model(strategy, r, players)
 
 
 def arrange(
-    hand: Any, rules: RulesLike = None, strategy: str = "ev", top_k: int | None = None
+    hand: Any,
+    rules: RulesLike = None,
+    strategy: str = "ev",
+    top_k: int | None = None,
+    *,
+    players: int = 4,
 ) -> Arrangement | list[Arrangement]:
-    """The best arrangement of 13 cards under ``strategy`` (``ev``, ``percentile``, ``naive``).
+    """The best arrangement of 13 cards under ``strategy`` (one of :data:`ARRANGERS`).
 
     ``percentile`` maximises P(top) + P(middle) + P(bottom) exactly; ``ev`` maximises the
-    expected points against realistic opponents; ``naive`` takes the strongest bottom row,
-    then the strongest middle row. With ``top_k``, returns the k best as a list (``ev``
-    ranks at most 128: the candidates its first pass keeps for the exact ranking).
+    expected points against realistic opponents at a table of ``players`` (2-4: its model
+    is per table size); ``naive`` takes the strongest bottom row, then the strongest middle
+    row; ``deep`` scores ev's best candidates exactly against opponents drawn from the
+    unseen cards (about 1-3 ms; the first call per preset and table size builds its bank,
+    a few seconds), as the ``master`` bot does. With ``top_k``, returns the k best as a
+    list (``ev`` ranks at most 128: the candidates its first pass keeps for the exact
+    ranking; ``deep`` picks one arrangement and takes no ``top_k``).
     """
     r = resolve(rules)
-    model = _model_for(strategy, r)
+    model = _model_for(strategy, r, players)
     if top_k is not None and (isinstance(top_k, bool) or not 1 <= top_k <= 1000):
         raise ValueError(f"top_k must be an integer in 1..1000, got {top_k!r}")
-    found, valid, _ = _core.susun_arrange(hand, r.core, strategy, top_k or 1, model)
+    if strategy == "deep" and top_k is not None:
+        raise ValueError("deep picks one arrangement: top_k is for the other strategies")
+    kind = strategy if model is None else "ev"
+    # deep: ev's pass checks the hand and counts the valid splits, then deep chooses.
+    found, valid, _ = _core.susun_arrange(hand, r.core, kind, top_k or 1, model)
     special = _core.susun_best_special(hand, r.core)
+    if strategy == "deep":
+        from .table import bot_choice  # the table module builds on this one
+
+        top, middle, bottom, score, _ = bot_choice(_core.parse_cards(hand), r, players, "deep")
+        found = [(top, middle, bottom, score, False)]
     result = [
         Arrangement(top, middle, bottom, float(score), int(valid), special, strategy)
         for top, middle, bottom, score, _ in found
@@ -174,10 +201,17 @@ def arrange(
 
 
 def arrange_batch(
-    hands: npt.ArrayLike, rules: RulesLike = None, strategy: str = "ev", threads: int | None = 1
+    hands: npt.ArrayLike,
+    rules: RulesLike = None,
+    strategy: str = "ev",
+    threads: int | None = 1,
+    *,
+    players: int = 4,
 ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.float64]]:
     """Arrange many hands in C++: ``[N, 13]`` ids in; ``([N, 13] ids as top 3, middle 5,
-    bottom 5, [N] scores)`` out. ``threads`` splits the batch (2 uses both cores here)."""
+    bottom 5, [N] scores)`` out. ``threads`` splits the batch (2 uses both cores here);
+    ``deep`` arranges hand by hand on one thread (about 1-3 ms a hand). ``players``: the
+    table size, as in :func:`arrange`."""
     r = resolve(rules)
     arr = np.asarray(hands)
     if arr.ndim != 2 or arr.shape[1] != 13:
@@ -185,7 +219,16 @@ def arrange_batch(
     if arr.dtype.kind not in "iu":
         raise ValueError(f"hands must hold integer card ids, got dtype {arr.dtype}")
     threads = check_threads(threads)
-    return _core.susun_arrange_batch(arr, r.core, strategy, threads, _model_for(strategy, r))
+    model = _model_for(strategy, r, players)
+    kind = strategy if model is None else "ev"
+    rows, scores = _core.susun_arrange_batch(arr, r.core, kind, threads, model)
+    if strategy == "deep":  # ev's pass above checked every hand
+        from .table import bot_choice
+
+        for i, hand in enumerate(arr.tolist()):
+            top, middle, bottom, scores[i], _ = bot_choice(hand, r, players, "deep")
+            rows[i] = [*top, *middle, *bottom]
+    return rows, scores
 
 
 def score(players: Sequence[Any], rules: RulesLike = None, stake: float = 1) -> TableScore:
@@ -318,6 +361,7 @@ from .table import (  # noqa: E402  (the table module builds on the functions ab
 )
 
 __all__ = [
+    "ARRANGERS",
     "DEFAULT_PRESET",
     "LEVELS",
     "POSITIONS",
