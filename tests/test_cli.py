@@ -92,6 +92,15 @@ def test_arrange_matches_the_package() -> None:
     assert [row["row"] for row in answer["rows"]] == ["Top", "Middle", "Bottom"]
     assert "Bottom" in run("arrange", *hand.split())
     assert CliRunner().invoke(main, ["arrange", "As Ks"]).exit_code == 2
+    # Every strategy of the package, and ev's model for the table size.
+    from capsa_fast.cli.arrange import command as arrange_command
+
+    option = next(p for p in arrange_command.params if p.name == "strategy")
+    assert tuple(option.type.choices) == susun.ARRANGERS
+    heads_up = json.loads(run("arrange", hand, "--strategy", "ev-v3", "--players", "2", "--json"))
+    found = susun.arrange(hand, strategy="ev-v3", players=2)
+    assert heads_up["middle"] == cf.format_cards(found.middle)
+    assert heads_up["strategy"] == "ev-v3"
 
 
 def test_play_a_whole_round_with_json_lines() -> None:

@@ -14,11 +14,20 @@ from ._common import console, emit_json, json_option, set_option, settings_of
 @click.argument("hand", nargs=-1, required=True)
 @click.option(
     "--strategy",
-    type=click.Choice(["ev", "percentile", "naive"]),
+    type=click.Choice(["ev", "percentile", "naive", "deep", "ev-v1", "ev-v2", "ev-v3", "ev-cr"]),
     default="ev",
     show_default=True,
     help="ev: most points expected against realistic opponents; percentile: the rows' "
-    "summed chances; naive: strongest bottom row, then middle.",
+    "summed chances; naive: strongest bottom row, then middle; deep (the master bot's): "
+    "ev's best candidates scored against sampled opponents (the first call builds a bank, "
+    "a few seconds); ev-v1..ev-cr: ev with earlier models.",
+)
+@click.option(
+    "--players",
+    type=click.IntRange(2, 4),
+    default=4,
+    show_default=True,
+    help="The table size ev's model (and deep's opponents) are for.",
 )
 @click.option(
     "--preset", type=click.Choice(sorted(PRESETS)), default="capsa-susun", show_default=True
@@ -29,6 +38,7 @@ from ._common import console, emit_json, json_option, set_option, settings_of
 def command(
     hand: tuple[str, ...],
     strategy: str,
+    players: int,
     preset: str,
     overrides: tuple[str, ...],
     lang: str,
@@ -46,7 +56,7 @@ def command(
         cards = parse_cards(" ".join(hand).replace(",", " "))
         if len(cards) != 13:
             raise ValueError(f"a Susun hand has 13 cards, got {len(cards)}")
-        found = susun.arrange(cards, rules, strategy=strategy)
+        found = susun.arrange(cards, rules, strategy=strategy, players=players)
         assert not isinstance(found, list)
         check = susun.check(found.top, found.middle, found.bottom, rules, lang=lang)
     except ValueError as exc:
