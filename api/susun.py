@@ -144,7 +144,10 @@ def arrange(body: SusunArrangeRequest) -> dict[str, Any]:
     errors.raise_if_any()
     assert rules is not None
 
-    found = engine(lambda: susun.arrange(hand, rules, body.strategy, body.top_k), "hand")
+    found = engine(
+        lambda: susun.arrange(hand, rules, body.strategy, body.top_k, players=body.players),
+        "hand",
+    )
     ranked = found if isinstance(found, list) else [found]
     best = ranked[0]
     response = SusunArrangeResponse(

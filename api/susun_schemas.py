@@ -190,6 +190,12 @@ class SusunArrangeRequest(RequestModel):
         le=MAX_TOP_K,
         description="Also list the k best arrangements, best first, as 'alternatives'.",
     )
+    players: int = Field(
+        default=4,
+        ge=2,
+        le=4,
+        description="The table size 'ev' arranges for (its model is per table size).",
+    )
 
 
 def _one_of_shapes(schema: dict[str, Any]) -> None:

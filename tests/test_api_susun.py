@@ -244,6 +244,18 @@ def test_arrange_agrees_with_the_package(
         assert result[position] == format_cards(getattr(expected, position))
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_arrange_for_a_table_size(api_client: FlaskClient, players: int) -> None:
+    """ev's model is per table size: 'players' picks it (4 by default, as before)."""
+    body = {"hand": HAND, "rules": {"preset": "two-four"}, "players": players, "top_k": 5}
+    result = post(api_client, "/v1/susun/arrange", body)
+    expected = susun.arrange(HAND, "two-four", "ev", 5, players=players)
+    assert isinstance(expected, list)
+    assert [a["score"] for a in result["alternatives"]] == [a.score for a in expected]
+    bad = api_client.post("/v1/susun/arrange", json={"hand": HAND, "players": 5})
+    assert bad.status_code == 422 and bad.get_json()["errors"][0]["field"] == "players"
+
+
 def test_arrange_default_strategy_is_ev(api_client: FlaskClient) -> None:
     result = post(api_client, "/v1/susun/arrange", {"hand": HAND})
     assert result["strategy"] == "ev"
