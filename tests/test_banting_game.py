@@ -10,6 +10,8 @@ import hashlib
 import io
 import json
 import random
+import threading
+import time
 
 import capsa_fast as cf
 import numpy as np
@@ -349,6 +351,27 @@ def test_hint_is_the_standard_move_and_changes_nothing():
         hint = g.hint(g.turn)
         assert snapshot(g) == before
         assert_hint_of(hint, g.bot_play(g.turn, "standard"))
+
+
+def test_a_round_is_changed_by_one_thread_at_a_time():
+    # A bot searches with the GIL released; another thread's move meanwhile once changed the
+    # round under the search (a heap overflow under make py-asan, moves made twice). Now it
+    # is refused until the search is over.
+    g = B.Game(code="B4K7M2Q9XZ1")
+    searching = threading.Thread(target=lambda: g._r.bot_move("master", True, 1, 300.0, 1))
+    searching.start()
+    refused = 0
+    while searching.is_alive():
+        try:
+            g.bot_play(g.turn, "random")
+        except ValueError as e:
+            assert "in use by another thread" in str(e)
+            refused += 1
+        time.sleep(0.005)
+    searching.join()
+    assert refused > 0
+    played = sum(len(m.combo.cards) for m in g.history if not m.is_pass)
+    assert played + sum(len(g.hand(s)) for s in range(4)) == 52
 
 
 def test_standard_bot_goes_out_when_it_can_and_blocks_a_last_card():

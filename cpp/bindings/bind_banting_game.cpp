@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -77,6 +78,19 @@ struct PyRound {
                                   ", got " + std::to_string(seat));
     }
   }
+
+  // bot_move and hint read the round with the GIL released, so another Python thread could
+  // change it meanwhile (a move's history push_back while the bot copies the round). They,
+  // and every change to the round or the dice, hold this lock; a call that finds it taken
+  // fails at once, as BantingVecEnvCore's do.
+  std::unique_lock<std::mutex> lock() const {
+    std::unique_lock<std::mutex> l(busy, std::try_to_lock);
+    if (!l.owns_lock()) throw std::invalid_argument("this BantingRound is in use by another thread");
+    return l;
+  }
+
+ private:
+  mutable std::mutex busy;
 };
 
 py::object optional_seat(int seat) { return seat < 0 ? py::object(py::none()) : py::object(py::int_(seat)); }
@@ -96,6 +110,8 @@ py::tuple judge(PyRound& self, int seat, py::handle play, bool make) {
   self.check_seat(seat);
   const bool is_pass = play.is_none();
   const std::vector<int> ids = is_pass ? std::vector<int>{} : cards_from(play);
+  std::unique_lock<std::mutex> busy;
+  if (make) busy = self.lock();
   Verdict v;
   const int n = static_cast<int>(ids.size());
   const RoundCode code = make ? self.round.apply(seat, ids.data(), n, is_pass, &v)
@@ -149,7 +165,10 @@ void bind_banting_game(py::module_& m) {
         return std::make_unique<PyRound>(PyRound::Clone{}, s);
       }, py::arg("memo"))
       .def_property("dice_state", [](const PyRound& s) { return s.rng.state; },
-                    [](PyRound& s, std::uint64_t state) { s.rng.state = state; },
+                    [](PyRound& s, std::uint64_t state) {
+                      const auto busy = s.lock();
+                      s.rng.state = state;
+                    },
                     "The bots' dice: a Game's copy or pickle carries it, so its bots throw as the "
                     "original's would.")
       .def_property_readonly("players", [](const PyRound& s) { return s.round.players(); })
@@ -207,13 +226,17 @@ void bind_banting_game(py::module_& m) {
         if (s.round.over()) throw std::invalid_argument("the round is over");
         const BotLevel lv = parse_level(level);
         const SearchBudget budget = make_budget(iterations, time_ms, threads);
-        SplitMix64 scratch = s.rng;  // a look-ahead (make=false) leaves the bots' dice as they were
+        const auto busy = s.lock();
+        SplitMix64 dice = s.rng;  // a look-ahead (make=false) leaves the bots' dice as they were
         Move mv;
         {
           py::gil_scoped_release release;  // the master searches for tens of milliseconds
-          mv = bot_move(s.round, lv, make ? s.rng : scratch, budget);
+          mv = bot_move(s.round, lv, dice, budget);
         }
-        if (make) s.round.apply_legal(mv.seat, mv.is_pass ? nullptr : &mv.combo);
+        if (make) {
+          s.rng = dice;
+          s.round.apply_legal(mv.seat, mv.is_pass ? nullptr : &mv.combo);
+        }
         return move_tuple(mv);
       }, py::arg("level"), py::arg("make"),
          py::arg("iterations") = SearchBudget::kDefaultIterations, py::arg("time_ms") = 0.0,
@@ -223,6 +246,7 @@ void bind_banting_game(py::module_& m) {
         if (s.round.over()) throw std::invalid_argument("the round is over");
         const BotLevel lv = parse_level(level);
         const SearchBudget budget = make_budget(iterations, time_ms, threads);
+        const auto busy = s.lock();
         SplitMix64 scratch = s.rng;  // nothing changes, the bots' dice included
         Hint h;
         {
@@ -249,6 +273,7 @@ void bind_banting_game(py::module_& m) {
         if (action < 0 || action >= env::kNumActions) return false;
         Combo play;
         bool is_pass = false;
+        const auto busy = s.lock();
         if (!env::decode_action(s.round, static_cast<int>(action), &play, &is_pass)) return false;
         s.round.apply_legal(s.round.turn(), is_pass ? nullptr : &play);
         return true;

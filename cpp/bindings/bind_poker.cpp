@@ -431,6 +431,14 @@ py::array_t<std::int32_t> evaluate_batch(const py::array& arr, bool validate, in
     throw std::invalid_argument("hands must be an integer array of card ids, got dtype " +
                                 py::str(dt).cast<std::string>());
   }
+  // The loops read whole, aligned items: a view whose data or strides fall between items (a
+  // view of a byte buffer at an odd offset) would be misaligned loads and rows read at the
+  // wrong place. capsa_fast.poker.evaluate_batch copies such a view before calling here.
+  const auto item = static_cast<py::ssize_t>(dt.itemsize());
+  if (reinterpret_cast<std::uintptr_t>(arr.data()) % static_cast<std::uintptr_t>(item) != 0 ||
+      arr.strides(0) % item != 0 || arr.strides(1) % item != 0) {
+    throw std::invalid_argument("hands must be aligned, with strides in whole items (copy it first)");
+  }
   const bool is_signed = kind == 'i';
   switch (dt.itemsize()) {
     case 1: return is_signed ? batch_typed<std::int8_t>(arr, validate, threads, out)
