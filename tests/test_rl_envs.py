@@ -417,7 +417,8 @@ def test_gymnasium_illegal_actions() -> None:
     quick.step(int(np.flatnonzero(quick.action_masks())[0]))
     for bad, says in (
         ({"iterations": 0}, "iterations must be"),
-        ({"threads": 1.5}, "threads must be a number"),
+        ({"threads": 1.5}, "threads must be an integer"),
+        ({"time_ms": "50"}, "time_ms must be a number"),
         ({"depth": 3}, "unknown depth"),
     ):
         with pytest.raises(ValueError, match=says):

@@ -79,13 +79,13 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         iterations = budget.get("iterations", MASTER_ITERATIONS)
         time_ms = budget.get("time_ms", 0.0)
         threads = budget.get("threads", 1)
-        for name, value, kinds in (
-            ("iterations", iterations, (int,)),
-            ("time_ms", time_ms, (int, float)),
-            ("threads", threads, (int,)),
+        for name, value, kinds, what in (
+            ("iterations", iterations, (int,), "an integer"),
+            ("time_ms", time_ms, (int, float), "a number"),
+            ("threads", threads, (int,), "an integer"),
         ):
             if isinstance(value, bool) or not isinstance(value, kinds):
-                raise ValueError(f"master_budget: {name} must be a number, got {value!r}")
+                raise ValueError(f"master_budget: {name} must be {what}, got {value!r}")
         check_budget(iterations, float(time_ms), threads)
         self._budget = (iterations, float(time_ms), threads)
         self.players = check_players(players)
