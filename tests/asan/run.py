@@ -18,9 +18,10 @@ This script then
 - runs Python with its own allocator off (PYTHONMALLOC=malloc), so every Python object is a
   heap block of its own that ASan watches, and leak checking off (CPython keeps memory to
   the end by design);
-- checks that the stage's module is the one imported, then runs pytest: with --jobs N, N
-  pytest processes side by side, each with every N-th of the selected tests
-  (tests/asan/shard.py), their output printed when all have ended.
+- checks that the stage's module is the one imported, then runs pytest with
+  tests/asan/plugin.py (Hypothesis' deadline off); with --jobs N, N pytest processes side by
+  side, each with every N-th of the selected tests, their output printed when all have
+  ended.
 
 Every ASan report goes to BUILD/reports/asan.PID, those of child processes too (whose failure
 a test may expect); the script prints them and fails if there is any, even when pytest passed.
@@ -112,9 +113,8 @@ def run_shards(command: list[str], env: dict[str, str], jobs: int, build: Path) 
     for index in range(jobs):
         log = (build / f"pytest-shard-{index}.log").open("w+")
         shard_env = dict(env, CAPSA_FAST_SHARD=f"{index}/{jobs}")
-        shard = [*command[:3], "-p", "tests.asan.shard", *command[3:]]
         proc = subprocess.Popen(
-            shard, env=shard_env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT
+            command, env=shard_env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT
         )
         runs.append((index, proc, log))
     codes = []
@@ -165,7 +165,8 @@ def main() -> int:
     print(f"py-asan: LD_PRELOAD={env['LD_PRELOAD']}", flush=True)
 
     start = time.monotonic()
-    command = [str(python), "-m", "pytest", "--capture=sys", *pytest_args]
+    command = [str(python), "-m", "pytest", "-p", "tests.asan.plugin", "--capture=sys"]
+    command += pytest_args
     if args.jobs <= 1:
         code = subprocess.run(command, env=env, cwd=ROOT).returncode
     else:
