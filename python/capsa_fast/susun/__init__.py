@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core, _words
+from .._codes import check_players
 from .._threads import check_threads
 from ..poker import label_of
 from .ev import VERSIONS, strategy_model
@@ -154,8 +155,7 @@ def _model_for(strategy: str, r: Rules, players: int) -> Any:
     """The C++ model of an ev-like strategy (None for percentile and naive)."""
     if strategy not in ARRANGERS:
         raise ValueError(f"strategy must be one of {', '.join(ARRANGERS)}, got {strategy!r}")
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+    check_players(players)
     return strategy_model(strategy, r, players)
 
 
