@@ -22,7 +22,7 @@ CORE_SOURCES := $(shell find cpp -type f) CMakeLists.txt pyproject.toml
 CMAKE := $(BIN)/cmake
 CMAKE_GEN := -G Ninja -DCMAKE_MAKE_PROGRAM=$(abspath $(BIN)/ninja)
 
-.PHONY: all install install-test browser-deps run test lint cpp-test cpp-asan py-asan cpp-fuzz pytest fuzz fuzz-short py-fuzz bench clean
+.PHONY: all install install-test browser-deps run test lint cpp-test paths-exercised cpp-asan py-asan cpp-fuzz pytest fuzz fuzz-short py-fuzz bench clean
 
 all: install
 
@@ -82,12 +82,20 @@ cpp-test: $(DEPS_STAMP)
 		-Dpybind11_DIR=$$($(BIN)/python -m pybind11 --cmakedir)
 	$(CMAKE) --build build/cpp
 	$(BIN)/ctest --test-dir build/cpp --output-on-failure --no-tests=error --parallel 2
+	@$(MAKE) --no-print-directory paths-exercised LOG=build/cpp/Testing/Temporary/LastTest.log
+
+# The run-time dispatched loops each test run exercised (the tests print "paths exercised:";
+# ctest runs the dispatch tests once per CAPSA_FAST_ISA cap, see CMakeLists.txt).
+paths-exercised:
+	@echo "== paths exercised (this CPU: $$(grep -o -w -E 'avx512bw|avx2' /proc/cpuinfo 2>/dev/null | sort -u | tr '\n' ' '))"
+	@awk '/^[0-9]+\/[0-9]+ Test: / { name = $$3 } /^paths exercised: / { sub(/^paths exercised: /, ""); printf "  %-22s %s\n", name, $$0 }' $(LOG)
 
 cpp-asan: $(DEPS_STAMP)
 	$(CMAKE) -S . -B build/asan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DCAPSA_FAST_SANITIZE=ON -DCMAKE_CXX_FLAGS=-Werror -DCAPSA_FAST_FUZZ=ON
 	$(CMAKE) --build build/asan
 	CAPSA_FAST_SHORT=1 $(BIN)/ctest --test-dir build/asan --output-on-failure --no-tests=error --parallel 2
+	@$(MAKE) --no-print-directory paths-exercised LOG=build/asan/Testing/Temporary/LastTest.log
 
 # The Python bindings under ASan + UBSan: capsa_fast._core and the core under it built with
 # the sanitizers in build/asan-py (the module at -O1, see CMakeLists.txt), then the tests that

@@ -16,6 +16,17 @@ from api import create_app
 from tests.poker_helpers import batch_path_set
 
 
+def pytest_report_header(config: pytest.Config) -> str:
+    """Which run-time dispatched loops this run exercises (CAPSA_FAST_ISA caps them)."""
+    from capsa_fast import _core
+
+    return (
+        f"capsa_fast paths: batch loops {', '.join(capsa_fast.poker.batch_paths())} "
+        f"(each_batch_path runs each; default {capsa_fast.poker.batch_path()}), "
+        f"Susun scans {_core.susun_scan_path()}, CAPSA_FAST_ISA cap {_core.isa_cap()}"
+    )
+
+
 @pytest.fixture
 def api_app(tmp_path: Path) -> Iterator[Flask]:
     yield create_app({"TESTING": True, "GAMES_DB": str(tmp_path / "games.sqlite3")})

@@ -166,6 +166,9 @@ void bind_susun(py::module_& m) {
       .def_readonly("card_removal", &EvModel::card_removal);
   m.attr("SUSUN_NUM_ROW_KEYS") = kNumRowKeys;
   m.def(
+      "susun_scan_path", [] { return std::string(scan_path_name(scan_path())); },
+      "The instruction set the Susun split scans run on here (portable, avx2, avx512).");
+  m.def(
       "susun_key_strengths",
       [](bool suit_tiebreak) {
         // The poker strength behind every row key (0 for keys no row has).

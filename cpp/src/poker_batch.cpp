@@ -20,6 +20,7 @@
 #include <string>
 #include <type_traits>
 
+#include "capsa_fast/isa.hpp"
 #include "capsa_fast/poker.hpp"
 #include "poker_tables.inc"
 
@@ -364,9 +365,21 @@ bool cpu_supports(BatchPath p) noexcept {
   return false;
 }
 
+// The instruction-set level a loop needs (isa.hpp caps it).
+Isa level_of(BatchPath p) noexcept {
+  switch (p) {
+    case BatchPath::kPortable: return Isa::kPortable;
+    case BatchPath::kX86_64_V3: return Isa::kAvx2;
+    case BatchPath::kAvx512: return Isa::kAvx512;
+  }
+  return Isa::kAvx512;
+}
+
+bool runnable(BatchPath p) noexcept { return isa_allowed(level_of(p)) && cpu_supports(p); }
+
 BatchPath best_path() noexcept {
   for (int p = kNumBatchPaths - 1; p > 0; --p)
-    if (cpu_supports(static_cast<BatchPath>(p))) return static_cast<BatchPath>(p);
+    if (runnable(static_cast<BatchPath>(p))) return static_cast<BatchPath>(p);
   return BatchPath::kPortable;
 }
 
@@ -434,7 +447,9 @@ const char* batch_path_name(BatchPath p) noexcept {
   return "?";
 }
 
-bool batch_path_supported(BatchPath p) noexcept { return cpu_supports(p); }
+bool batch_path_supported(BatchPath p) noexcept {
+  return static_cast<int>(p) < kNumBatchPaths && runnable(p);
+}
 
 BatchPath batch_path() noexcept {
   int p = g_path.load(std::memory_order_relaxed);
@@ -452,6 +467,10 @@ void set_batch_path(BatchPath p) {
   if (!cpu_supports(p)) {
     throw std::invalid_argument(std::string("this CPU cannot run the ") + batch_path_name(p) +
                                 " batch loop");
+  }
+  if (!isa_allowed(level_of(p))) {
+    throw std::invalid_argument(std::string("the ") + batch_path_name(p) +
+                                " batch loop is above CAPSA_FAST_ISA=" + isa_name(isa_cap()));
   }
   g_path.store(static_cast<int>(p), std::memory_order_relaxed);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "capsa_fast/isa.hpp"
 #include "capsa_fast/poker_hand.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -259,11 +260,20 @@ __attribute__((target("avx2"))) int count_avx2(const std::uint32_t* pairs,
 }
 #endif
 
-ScanPath best_scan_path() noexcept {
+// The best path the CPU has, ignoring CAPSA_FAST_ISA.
+ScanPath cpu_scan_path() noexcept {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) return ScanPath::kAvx512;
   if (__builtin_cpu_supports("avx2")) return ScanPath::kAvx2;
 #endif
+  return ScanPath::kPortable;
+}
+
+// The best path the CPU has and CAPSA_FAST_ISA allows (isa.hpp).
+ScanPath best_scan_path() noexcept {
+  const ScanPath cpu = cpu_scan_path();
+  if (cpu == ScanPath::kAvx512 && isa_allowed(Isa::kAvx512)) return ScanPath::kAvx512;
+  if (cpu != ScanPath::kPortable && isa_allowed(Isa::kAvx2)) return ScanPath::kAvx2;
   return ScanPath::kPortable;
 }
 
@@ -663,6 +673,16 @@ bool force_scan_path(ScanPath p) noexcept {
 }
 
 ScanPath scan_path() noexcept { return current_scan_path(); }
+
+const char* scan_path_name(ScanPath p) noexcept {
+  switch (p) {
+    case ScanPath::kAuto: return "auto";
+    case ScanPath::kPortable: return "portable";
+    case ScanPath::kAvx2: return "avx2";
+    case ScanPath::kAvx512: return "avx512";
+  }
+  return "?";
+}
 
 std::vector<std::uint32_t> subset_tables(const int* cards13, const Rules& rules) {
   SubsetTables t;

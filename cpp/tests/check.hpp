@@ -3,11 +3,21 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+
+#include "capsa_fast/isa.hpp"
 
 namespace capsa_fast::testing {
 inline int failures = 0;
 inline int checks = 0;
 inline int finish(const char* name) {
+  // A CAPSA_FAST_ISA the core cannot read fails every test binary (the core would quietly
+  // run the portable loops only).
+  const std::string isa_error = capsa_fast::isa_setting_error();
+  if (!isa_error.empty()) {
+    ++failures;
+    std::printf("%s\n", isa_error.c_str());
+  }
   std::printf("%s: %d checks, %d failed\n", name, checks, failures);
   return failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

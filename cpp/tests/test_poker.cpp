@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "capsa_fast/cards.hpp"
+#include "capsa_fast/isa.hpp"
 #include "capsa_fast/poker.hpp"
 #include "capsa_fast/poker_hand.hpp"
 #include "check.hpp"
@@ -353,8 +354,41 @@ static void hand_type() {
   CHECK_EQ(mismatches, 0LL);
 }
 
+// CAPSA_FAST_ISA caps the loops (isa.hpp): a loop above the cap is not supported, and
+// choosing it (like choosing one the CPU lacks) throws and leaves the loop in use as it was.
+static void batch_paths_follow_the_cap() {
+  const Isa levels[kNumBatchPaths] = {Isa::kPortable, Isa::kAvx2, Isa::kAvx512};
+  const BatchPath saved = batch_path();
+  CHECK(batch_path_supported(saved));
+  CHECK(batch_path_supported(BatchPath::kPortable));
+  std::string exercised;
+  for (int i = 0; i < kNumBatchPaths; ++i) {
+    const auto p = static_cast<BatchPath>(i);
+    if (batch_path_supported(p)) {
+      CHECK(isa_allowed(levels[i]));
+      exercised += std::string(exercised.empty() ? "" : ", ") + batch_path_name(p);
+      continue;
+    }
+    CHECK(p != BatchPath::kPortable);
+    CHECK(p != saved);
+    CHECK_THROWS(set_batch_path(p));
+    CHECK(batch_path() == saved);
+  }
+  // The default is the best loop allowed: the last supported one.
+  for (int i = kNumBatchPaths - 1; i >= 0; --i) {
+    if (batch_path_supported(static_cast<BatchPath>(i))) {
+      CHECK(saved == static_cast<BatchPath>(i));
+      break;
+    }
+  }
+  if (isa_cap() == Isa::kPortable) CHECK(exercised == "portable");
+  std::printf("paths exercised: batch loops %s (default %s, CAPSA_FAST_ISA cap %s)\n",
+              exercised.c_str(), batch_path_name(saved), isa_name(isa_cap()));
+}
+
 int main() {
   const bool sanitized = std::getenv("CAPSA_FAST_SHORT") != nullptr;
+  batch_paths_follow_the_cap();
   exhaustive_five();
   exhaustive_seven(!sanitized);
   best_of_subsets();

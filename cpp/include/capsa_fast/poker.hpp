@@ -72,12 +72,14 @@ enum class BatchPath : std::uint8_t { kPortable = 0, kX86_64_V3, kAvx512 };
 inline constexpr int kNumBatchPaths = 3;
 // "portable", "x86-64-v3", "avx512".
 const char* batch_path_name(BatchPath p) noexcept;
-// Whether this CPU (and this build) can run the loop.
+// Whether the loop may run here: this CPU (and this build) can run it and CAPSA_FAST_ISA
+// (capsa_fast/isa.hpp) allows its level (x86-64-v3: avx2; avx512: avx512).
 bool batch_path_supported(BatchPath p) noexcept;
 // The loop in use: the fastest supported one unless set_batch_path chose another.
 BatchPath batch_path() noexcept;
 // Selects the loop for every later call, in all threads (tests run each one); throws
-// std::invalid_argument naming the path when this CPU cannot run it.
+// std::invalid_argument naming the path when this CPU cannot run it or CAPSA_FAST_ISA is
+// below its level (the loop in use is then left as it was).
 void set_batch_path(BatchPath p);
 
 // What a strength means: its category and the ranks (0 = 2 .. 12 = A) that decide it,

@@ -237,14 +237,20 @@ struct Arrangement {
 int count_valid(const int* cards13, const Rules& rules) noexcept;
 
 // The split scans of count_valid and arrange run on the best instruction set the CPU has
-// (chosen at the first call): AVX-512 (F, BW), AVX2, or portable code, the reference.
-// Every path gives the same results; tests force each one in turn.
+// and CAPSA_FAST_ISA allows (capsa_fast/isa.hpp; chosen at the first call): AVX-512 (F,
+// BW), AVX2, or portable code, the reference. Every path gives the same results; tests
+// force each one in turn.
 enum class ScanPath { kAuto, kPortable, kAvx2, kAvx512 };
+// Whether `p` may run here: the CPU has it and CAPSA_FAST_ISA allows it (kAuto and
+// kPortable always).
 bool scan_path_supported(ScanPath p) noexcept;
-// The path in use after `p` is forced (kAuto: the best supported); false, changing
-// nothing, when the CPU cannot run `p`. Not for use while other threads arrange.
+// Makes `p` the path in use (kAuto: the best supported) and returns true; for a path that
+// is not supported, returns false and leaves the path in use as it was. Not for use while
+// other threads arrange.
 bool force_scan_path(ScanPath p) noexcept;
 ScanPath scan_path() noexcept;
+// "portable", "avx2", "avx512" ("auto" for kAuto).
+const char* scan_path_name(ScanPath p) noexcept;
 
 // For tests of the scan paths: the tables every search reads for this hand, built on the
 // path in use (AVX-512 builds them sixteen subsets a step, the others one at a time): each
