@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from capsa_fast import susun
 from capsa_fast.banting import duplicate, sim
+from capsa_fast.cli import sim as sim_command
 
 B = cf.banting
 PRESETS = list(B.PRESETS)
@@ -532,12 +533,12 @@ def test_simulated_rounds_match_rounds_played_through_game():
 def test_sim_command_prints_each_seat(capsys):
     out = io.StringIO()
     args = ["--games", "500", "--seats", "standard,beginner,random", "--preset", "pagat"]
-    assert sim.main([*args, "--seed", "5"], out=out) == 0
+    assert sim_command.main([*args, "--seed", "5"], out=out) == 0
     text = out.getvalue()
     assert "500 rounds, preset pagat" in text and "rounds/s" in text
     assert all(level in text for level in ("standard", "beginner", "random"))
     out = io.StringIO()
-    sim.main([*args, "--json", "--set", "ending=last-standing", "--workers", "2"], out=out)
+    sim_command.main([*args, "--json", "--set", "ending=last-standing", "--workers", "2"], out=out)
     payload = json.loads(out.getvalue())
     assert payload["games"] == 500 and payload["rules"]["ending"] == "last-standing"
     assert [s["level"] for s in payload["seats"]] == ["standard", "beginner", "random"]
@@ -556,7 +557,7 @@ def test_sim_command_prints_each_seat(capsys):
 )
 def test_sim_command_names_bad_arguments(args, words, capsys):
     with pytest.raises(SystemExit) as exit_:
-        sim.main(["--games", "10", *args])
+        sim_command.main(["--games", "10", *args])
     assert exit_.value.code == 2
     assert words in capsys.readouterr().err
 

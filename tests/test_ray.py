@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from capsa_fast import _ray, cli
 from capsa_fast.banting import duplicate, sim
+from capsa_fast.cli import sim as sim_command
 from capsa_fast.susun import Rules as SusunRules
 from capsa_fast.susun import gen_ev_model, tournament
 from click.testing import CliRunner
@@ -47,7 +48,7 @@ def test_sim_on_ray_equals_the_local_run(local_ray: Any) -> None:
 def test_sim_command_line_with_ray(local_ray: Any) -> None:
     def run(*extra: str) -> dict[str, Any]:
         out = io.StringIO()
-        assert sim.main(["--games", "3000", "--seed", "9", "--json", *extra], out=out) == 0
+        assert sim_command.main(["--games", "3000", "--seed", "9", "--json", *extra], out=out) == 0
         data = json.loads(out.getvalue())
         return {"seats": data["seats"], "games": data["games"]}
 

@@ -11,7 +11,8 @@ import capsa_fast as cf
 import numpy as np
 import pytest
 from capsa_fast import _core, susun
-from capsa_fast.banting import duplicate, sim
+from capsa_fast.banting import duplicate
+from capsa_fast.cli import sim
 from capsa_fast.susun import Table, ev, tournament
 
 B = cf.banting

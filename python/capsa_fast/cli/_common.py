@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
-if TYPE_CHECKING:
-    from rich.console import Console
+# The library's long runs show the same bars, so they live in the library (re-exported here).
+from .._terminal import console as console
+from .._terminal import progress as progress
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -96,45 +96,6 @@ def set_option(function: F) -> F:
 
 def settings_of(overrides: tuple[str, ...]) -> dict[str, Any]:
     return dict(parse_setting(text) for text in overrides)
-
-
-def console(stderr: bool = False) -> Console:
-    from rich.console import Console
-
-    return Console(stderr=stderr, highlight=False)
-
-
-@contextmanager
-def progress(
-    total: int, description: str, *, out: Console | None = None
-) -> Iterator[Callable[[int], None]]:
-    """A progress bar with an ETA on stderr while the block runs; yields ``advance(done)``
-    taking how many units are done so far. Silent when stderr is not a terminal."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    out = out or console(stderr=True)
-    bar = Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("elapsed"),
-        TimeElapsedColumn(),
-        TextColumn("eta"),
-        TimeRemainingColumn(),
-        console=out,
-        disable=not out.is_terminal,
-        transient=False,
-    )
-    task = bar.add_task(description, total=total)
-    with bar:
-        yield lambda done: bar.update(task, completed=done)
 
 
 def fail(message: str) -> click.UsageError:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
 
 import click
 
@@ -239,3 +241,20 @@ def _duplicate(
     for s in result.level_stats():
         out.add_row(s.level, str(s.entries), f"{s.mean:+.3f}", f"[{s.low:+.3f}, {s.high:+.3f}]")
     console().print(out)
+
+
+def main(
+    argv: Sequence[str] | None = None, out: TextIO | None = None, prog: str = "capsa-fast sim"
+) -> int:
+    """Run the command with ``argv`` (by default the process's arguments) and return 0; a bad
+    argument exits with status 2 and the reason on stderr. ``out`` receives what it prints.
+    ``python -m capsa_fast.banting.sim`` runs this."""
+    from contextlib import redirect_stdout
+
+    with redirect_stdout(out or sys.stdout):
+        try:
+            command.main(args=list(argv) if argv is not None else None, prog_name=prog)
+        except SystemExit as stop:
+            if stop.code not in (0, None):
+                raise
+    return 0

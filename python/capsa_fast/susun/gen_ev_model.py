@@ -64,7 +64,7 @@ def count_rows(
     if ray is None:
         model = ev.ev_model(rules, players) if strategy == "ev" else None
         return _count_chunk((hands, rules, strategy, players, threads, None, model))
-    from ..cli._common import progress
+    from .._terminal import progress
 
     model_counts = (
         ev.load_model_counts(ev.model_preset(rules), players) if strategy == "ev" else None

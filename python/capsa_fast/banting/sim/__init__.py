@@ -16,22 +16,20 @@ lowest card, the others with the previous winner.
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .. import _core, _ray
-from .._threads import usable_cores
-from .game import MASTER_ITERATIONS, check_budget, check_seats
-from .rules import resolve
+from ... import _core, _ray
+from ..._threads import usable_cores
+from ..game import MASTER_ITERATIONS, check_budget, check_seats
+from ..rules import resolve
 
 Z95 = 1.959963984540054
-PROG = "python -m capsa_fast.banting.sim"
 
 
 @dataclass(frozen=True)
@@ -229,23 +227,3 @@ def _sim_chunk(
         game_rules, len(seats), list(seats), seed, first, count, iterations, time_ms, threads
     )
     return np.asarray(scores), np.asarray(winners)
-
-
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """``python -m capsa_fast.banting.sim``: the same as ``capsa-fast sim`` (exit status 2 and
-    the reason on stderr for a bad argument); ``out`` receives what it prints."""
-    from contextlib import redirect_stdout
-
-    from ..cli.sim import command
-
-    with redirect_stdout(out or sys.stdout):
-        try:
-            command.main(args=list(argv) if argv is not None else None, prog_name=PROG)
-        except SystemExit as stop:
-            if stop.code not in (0, None):
-                raise
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

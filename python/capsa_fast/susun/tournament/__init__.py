@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import _core, _ray
-from .._threads import check_threads
-from . import ev
-from .rules import Rules
-from .table import strategy_of
+from ... import _core, _ray
+from ..._threads import check_threads
+from .. import ev
+from ..rules import Rules
+from ..table import strategy_of
 
 
 @dataclass(frozen=True)
@@ -206,14 +206,3 @@ def summarise(
             mean, hw = mean_ci(diff)
             pairs.append((strategies[a], strategies[b], mean, hw, int(both.sum())))
     return singles, pairs
-
-
-def main(argv: list[str] | None = None) -> None:
-    """``python -m capsa_fast.susun.tournament``: the same as ``capsa-fast tournament``."""
-    from ..cli.tournament import command
-
-    command.main(args=argv, prog_name="python -m capsa_fast.susun.tournament")
-
-
-if __name__ == "__main__":
-    main()
