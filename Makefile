@@ -14,15 +14,16 @@ WORKERS ?= $(CAPSA_FAST_WORKERS)
 
 # Two sets of dependencies: what serving needs (`make run`: the package with its "server"
 # extra) and, on top, what testing needs (`make test`: the "test" extra: pytest, linters,
-# the peer evaluators, schemathesis, atheris).
+# the peer evaluators, schemathesis, atheris) and the docs tools.
 DEPS_STAMP := $(VENV)/.deps-stamp
 TEST_DEPS_STAMP := $(VENV)/.test-deps-stamp
+DOCS_DEPS_STAMP := $(VENV)/.docs-deps-stamp
 BUILD_STAMP := $(VENV)/.build-stamp
 CORE_SOURCES := $(shell find cpp -type f) CMakeLists.txt pyproject.toml
 CMAKE := $(BIN)/cmake
 CMAKE_GEN := -G Ninja -DCMAKE_MAKE_PROGRAM=$(abspath $(BIN)/ninja)
 
-.PHONY: all install install-test browser-deps run test lint cpp-test paths-exercised cpp-asan py-asan cpp-fuzz pytest fuzz fuzz-short py-fuzz bench clean
+.PHONY: all install install-test browser-deps run test lint cpp-test paths-exercised cpp-asan py-asan cpp-fuzz pytest fuzz fuzz-short py-fuzz bench docs docs-serve clean
 
 all: install
 
@@ -38,7 +39,15 @@ $(DEPS_STAMP): $(BIN)/python pyproject.toml
 	touch $@
 
 $(TEST_DEPS_STAMP): $(DEPS_STAMP)
-	$(BIN)/python -m pip install --no-build-isolation -e ".[server,test]"
+	$(BIN)/python -m pip install --no-build-isolation -e ".[server,test,docs]"
+	touch $@
+
+# The documentation site's tools alone (pyproject's "docs" extra: mkdocs, its Material theme
+# and mkdocstrings), without building the package: the reference is read from the sources
+# and _core.pyi, never imported. `make test` installs the extra with the package.
+$(DOCS_DEPS_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["docs"]))' > $(VENV)/docs-requirements.txt
+	$(BIN)/python -m pip install -r $(VENV)/docs-requirements.txt
 	touch $@
 
 $(BUILD_STAMP): $(DEPS_STAMP) $(CORE_SOURCES)
@@ -165,5 +174,14 @@ bench: install-test cpp-test
 	build/cpp/bench_poker
 	$(BIN)/capsa-fast bench
 
+# The documentation site (mkdocs.yml, docs/): built strictly (a broken link or a reference
+# that does not resolve fails) into site/; docs-serve rebuilds it on every change.
+DOCS_PORT ?= 8001
+docs: $(DOCS_DEPS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+docs-serve: $(DOCS_DEPS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:$(DOCS_PORT)
+
 clean:
-	rm -rf build $(VENV)
+	rm -rf build site $(VENV)
