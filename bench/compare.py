@@ -1,7 +1,9 @@
-"""The peer comparison, as before: the same as ``capsa-fast bench`` (same arguments).
+"""capsa_fast and its peers side by side: the same as ``capsa-fast bench`` (same arguments).
 
-The measurements live in ``capsa_fast.benchmark``; ``capsa-fast bench --help`` lists the
-options (``--quick``, ``--batch-only``, ``--external LIB.so``, ``--json``, ``--plot``).
+The measurements live in the package beside the command (``capsa_fast/cli/_benchmark.py``),
+so that ``capsa-fast bench`` runs them wherever the package is installed; ``capsa-fast bench
+--help`` lists the options (``--quick``, ``--batch-only``, ``--external LIB.so``, ``--json``,
+``--plot``).
 """
 
 from __future__ import annotations

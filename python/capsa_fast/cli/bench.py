@@ -67,7 +67,7 @@ def command(
     process on the same random hands: batch and per-hand rows with their ratios, thread
     scaling and import time. Peers that are not installed are left out (they come with the
     "test" extra)."""
-    from .. import benchmark
+    from . import _benchmark
 
     if plot_path is not None:  # before minutes of measuring, not after
         folder = plot_path.resolve().parent
@@ -75,7 +75,7 @@ def command(
             raise click.BadParameter(f"cannot write into {folder}", param_hint="--plot")
     say = (lambda *_a, **_k: None) if as_json else click.echo
     with progress(6, "benchmark phases") as advance:
-        result = benchmark.run(
+        result = _benchmark.run(
             quick=quick,
             batch_only=batch_only,
             external_paths=external,
