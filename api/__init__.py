@@ -1,9 +1,15 @@
 """HTTP JSON API over capsa_fast.
 
 Production: ``capsa-fast serve`` (or ``make run``), which runs
-``gunicorn -c python:api.gunicorn_conf 'api.asgi:create_asgi_app()'``: this app behind the
-uvicorn workers of ``api.worker`` and the lanes of ``api.bridge``. Development:
-``flask --app api run``. Settings: ``api.settings``.
+``gunicorn -c python:api.server.gunicorn_conf 'api.server.asgi:create_asgi_app()'``: the app of
+``create_app`` behind the uvicorn workers of ``api.server.worker`` and the lanes of
+``api.server.bridge``. Development: ``flask --app api run``. Settings: ``api.server.settings``.
+
+The packages, one per part the API serves: ``api.server`` (the app factory, settings, the
+ASGI bridge, the worker, the session store, what every route shares), ``api.poker``
+(evaluate, equity), ``api.banting`` (Capsa Banting), ``api.susun`` (Capsa Susun) and
+``api.web`` (the game's page and the API's documentation page). No game package imports
+another's.
 
 The server's dependencies are the package's "server" extra: ``pip install
 "capsa_fast[server]"``.
@@ -11,68 +17,6 @@ The server's dependencies are the package's "server" extra: ``pip install
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-from typing import Any
-
-from flask import Flask
-from werkzeug.middleware.proxy_fix import ProxyFix
-
-from api import (
-    access_log,
-    banting,
-    cors,
-    docs,
-    equity,
-    games,
-    meta,
-    poker,
-    rate_limit,
-    settings,
-    susun,
-    susun_games,
-    web,
-)
-from api.errors import register_error_handlers
+from api.server.app import DEFAULT_CONFIG, create_app, default_games_db
 
 __all__ = ["DEFAULT_CONFIG", "create_app", "default_games_db"]
-
-# Every setting's default (api.settings documents each); GAMES_DB defaults to the instance
-# folder, resolved per app.
-DEFAULT_CONFIG: dict[str, Any] = settings.defaults()
-
-
-def default_games_db(app: Flask) -> str:
-    """The session store when ``GAMES_DB`` is not set: in the app's instance folder."""
-    return os.path.join(app.instance_path, "games.sqlite3")
-
-
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: :data:`DEFAULT_CONFIG`, then ``CAPSA_FAST_*`` environment variables,
-    then ``config``. A setting that does not parse raises ValueError naming it."""
-    app = Flask(__name__, static_folder=None)
-    # '//' in a path is a 404 problem like any unknown path, not werkzeug's HTML redirect
-    # (routing redirects never reach the error handlers).
-    app.url_map.merge_slashes = False
-    app.config.from_mapping(DEFAULT_CONFIG)
-    app.config["GAMES_DB"] = default_games_db(app)
-    app.config.from_mapping(settings.from_environment())
-    if config:
-        app.config.from_mapping(settings.config_entries(config))
-    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
-    if proxies:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
-    access_log.init_app(app)  # first, so it times and ids every request, refused ones too
-    rate_limit.init_app(app)
-    cors.init_app(app)
-    register_error_handlers(app)
-    app.register_blueprint(meta.bp)
-    app.register_blueprint(poker.bp)
-    app.register_blueprint(equity.bp)
-    app.register_blueprint(banting.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(susun.bp)
-    app.register_blueprint(susun_games.bp)
-    app.register_blueprint(docs.bp)
-    app.register_blueprint(web.bp)  # the web game's page (WEB.md), outside the API document
-    return app

@@ -92,7 +92,7 @@ def main() -> None:
         import load
 
         server_args = argparse.Namespace(
-            workers=None, gunicorn_config="python:api.gunicorn_conf", server_args="", env=[]
+            workers=None, gunicorn_config="python:api.server.gunicorn_conf", server_args="", env=[]
         )
         with (
             tempfile.TemporaryDirectory(prefix="capsa-batch-") as folder,

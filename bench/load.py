@@ -16,7 +16,7 @@ Each request is drawn from ``--mix`` (relative weights):
 
 With ``--batch-clients N``, N more connections (in a process of their own) loop POSTing
 /v1/evaluate/batch with the largest batch the API takes (DEFAULT_MAX_BATCH_HANDS, read from
-api/schemas.py) of 7-card hands; their latencies are reported on a line of their own and
+api/server/schemas.py) of 7-card hands; their latencies are reported on a line of their own and
 left out of the totals, so the table shows whether they starve the other routes.
 
 A latency runs from sending the request (from connecting, when the server had closed the
@@ -27,8 +27,8 @@ machine: the report gives the CPU each used, and on 2 cores the client's share i
 the server did not have.
 
 Unless ``--url`` names a running server, the script starts the production server itself,
-as ``make run`` does (``gunicorn -c python:api.gunicorn_conf``: uvicorn workers, one per core,
-JSON access log on), on 127.0.0.1:<free port> with CAPSA_FAST_GAMES_DB on a temporary file,
+as ``make run`` does (``gunicorn -c python:api.server.gunicorn_conf``: uvicorn workers, one per
+core, JSON access log on), on 127.0.0.1:<free port> with CAPSA_FAST_GAMES_DB on a temporary file,
 and stops it with SIGTERM at the end; ``--workers`` and ``--server-args`` change it.
 
 An error is an answer outside 2xx (a 409 on a game move included: each game has one
@@ -101,16 +101,18 @@ def _json(value: Any) -> bytes:
 
 
 def _max_batch_hands() -> int:
-    """DEFAULT_MAX_BATCH_HANDS from api/schemas.py, read as text so the client imports
+    """DEFAULT_MAX_BATCH_HANDS from api/server/schemas.py, read as text so the client imports
     nothing of the project (it may be run against a server elsewhere)."""
-    tree = ast.parse((ROOT / "api" / "schemas.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "api" / "server" / "schemas.py").read_text(encoding="utf-8"))
     for node in tree.body:
         targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
         value = getattr(node, "value", None)
         for target in targets:
             if isinstance(target, ast.Name) and target.id == "DEFAULT_MAX_BATCH_HANDS":
                 return int(ast.literal_eval(value))  # type: ignore[arg-type]
-    raise SystemExit("DEFAULT_MAX_BATCH_HANDS not found in api/schemas.py; pass --batch-hands")
+    raise SystemExit(
+        "DEFAULT_MAX_BATCH_HANDS not found in api/server/schemas.py; pass --batch-hands"
+    )
 
 
 def _pair(cards: list[str], rng: random.Random) -> list[str] | None:
@@ -547,7 +549,7 @@ def server_command(args: argparse.Namespace, port: int) -> list[str]:
     if args.gunicorn_config:
         command += ["-c", args.gunicorn_config]
     # Extra arguments come last so that they win over the ones above.
-    return [*command, *shlex.split(args.server_args), "api.asgi:create_asgi_app()"]
+    return [*command, *shlex.split(args.server_args), "api.server.asgi:create_asgi_app()"]
 
 
 def _health(target: Target) -> bool:
@@ -745,7 +747,7 @@ def parse_args() -> argparse.Namespace:
     arg("--server-args", default="", help="extra gunicorn arguments, e.g. '--threads 4'")
     arg(
         "--gunicorn-config",
-        default="python:api.gunicorn_conf",
+        default="python:api.server.gunicorn_conf",
         help="gunicorn config, passed as -c (default: the production one, as `make run`)",
     )
     arg("--env", action="append", default=[], metavar="KEY=VALUE", help="server environment")

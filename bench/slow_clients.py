@@ -199,7 +199,7 @@ def main() -> None:
         else:
             server_args = argparse.Namespace(
                 workers=args.workers,
-                gunicorn_config="python:api.gunicorn_conf",
+                gunicorn_config="python:api.server.gunicorn_conf",
                 server_args="",
                 env=args.env,
             )

@@ -15,8 +15,10 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import api.cards
-from api import create_app, docs, web
+import api.server.cards
+from api import create_app
+from api.web import docs
+from api.web import page as web
 from tests.api_helpers import all_refs, assert_problem, field_errors, json_bodies, resolve_ref
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
@@ -146,7 +148,7 @@ def test_batch_without_the_spelling_table_gives_the_same_answers(
 ) -> None:
     hands = random_hands(60, (3, 5, 6, 7), seed=11)
     fast = api_client.post("/v1/evaluate/batch", json={"hands": hands}).get_json()
-    monkeypatch.setattr(api.cards, "card_lookup", dict)  # every token takes the fallback
+    monkeypatch.setattr(api.server.cards, "card_lookup", dict)  # every token takes the fallback
     slow = api_client.post("/v1/evaluate/batch", json={"hands": hands}).get_json()
     assert slow == fast
 
@@ -537,8 +539,8 @@ def test_openapi_lists_every_route_with_schemas(api_app: Flask, api_client: Flas
     assert document["openapi"].startswith("3.1")
     assert document["info"]["version"] == capsa_fast.__version__
 
-    # Every route but the web page's and the docs page's (HTML and their files, api.web and
-    # api.docs) is an API route.
+    # Every route but the web page's and the docs page's (HTML and their files, api.web.page and
+    # api.web.docs) is an API route.
     pages = (f"{web.bp.name}.", f"{docs.bp.name}.")
     routes = {
         (re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule), method.lower())

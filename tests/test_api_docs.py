@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from api import create_app, docs
+from api import create_app
+from api.web import docs
 
 # A URL with a scheme or a protocol-relative one: anything that would leave this server.
 EXTERNAL = re.compile(
@@ -36,7 +37,7 @@ def test_docs_page_and_its_files_are_served_with_a_strict_policy(api_client: Fla
 def test_docs_files_make_no_external_requests(name: str) -> None:
     """Every file of the page names nothing outside this server (no CDN, no fonts, no
     analytics); the policy above would block such requests anyway."""
-    text = resources.files("api.docs").joinpath(name).read_text(encoding="utf-8")
+    text = resources.files("api.web.docs").joinpath(name).read_text(encoding="utf-8")
     assert not EXTERNAL.search(text), EXTERNAL.search(text)
     assert "import(" not in text and "@import" not in text
 

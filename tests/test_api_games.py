@@ -25,9 +25,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 
-from api import access_log, create_app, sessions
-from api.access_log import JsonFormatter
-from api.game_store import (
+from api import create_app
+from api.banting.games import CODE_NOT_ALLOWED_DETAIL, CONFLICT_DETAIL
+from api.server import access_log, sessions
+from api.server.access_log import JsonFormatter
+from api.server.game_store import (
     GameRecord,
     GameStore,
     RoundRecord,
@@ -35,7 +37,6 @@ from api.game_store import (
     hash_token,
     replay,
 )
-from api.games import CODE_NOT_ALLOWED_DETAIL, CONFLICT_DETAIL
 from tests.api_helpers import all_refs, assert_problem, field_errors, json_bodies, resolve_ref
 
 GAMES_DB_ENV = "CAPSA_FAST_GAMES_DB"

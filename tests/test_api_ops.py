@@ -16,9 +16,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api import access_log, create_app, game_store, settings
-from api.game_store import GameRecord, GameStore, RoundRecord
-from api.games import store
+from api import create_app
+from api.banting.games import store
+from api.server import access_log, game_store, settings
+from api.server.game_store import GameRecord, GameStore, RoundRecord
 from tests.api_helpers import assert_problem
 
 BOTS = {"1": "standard", "2": "standard", "3": "standard"}

@@ -18,7 +18,8 @@ from capsa_fast import _core, format_cards, parse_cards, susun
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api import create_app, sessions
+from api import create_app
+from api.server import sessions
 from tests.api_helpers import assert_problem
 
 GAMES = "/v1/susun/games"
@@ -310,7 +311,7 @@ class sqlite_code:
     """The current round's code as the server stores it (for a test that must know it)."""
 
     def __init__(self, db_path: Path, game_id: str) -> None:
-        from api.game_store import GameStore, SusunRecord
+        from api.server.game_store import GameStore, SusunRecord
 
         record = GameStore(db_path).load(game_id, SusunRecord)
         assert record is not None

@@ -221,7 +221,7 @@ def test_serve_json_prints_the_settings_it_would_serve_with(
     answer = json.loads(run("serve", "--port", "9123", "--workers", "3", "--json"))
     assert answer["server"]["port"] == 9123 and answer["server"]["workers"] == 3
     assert answer["app"]["max_batch_hands"] == 500
-    assert answer["command"][-1] == "api.asgi:create_asgi_app()"
+    assert answer["command"][-1] == "api.server.asgi:create_asgi_app()"
     # The session store the app would use, not null: unset, the app's instance folder.
     monkeypatch.delenv("CAPSA_FAST_GAMES_DB", raising=False)
     answer = json.loads(run("serve", "--json"))

@@ -79,12 +79,12 @@ def test_the_wheel_holds_the_library_the_server_and_their_files(wheel: Path) -> 
     # The page's files, its template and the docs page are data, not Python: named here so
     # a packaging change that drops non-Python files fails even if the folders move.
     for name in (
-        "api/templates/index.html",
-        "api/static/main.js",
-        "api/static/app.css",
-        "api/docs/index.html",
-        "api/docs/docs.js",
-        "api/gunicorn_conf.py",
+        "api/web/templates/index.html",
+        "api/web/static/main.js",
+        "api/web/static/app.css",
+        "api/web/docs/index.html",
+        "api/web/docs/docs.js",
+        "api/server/gunicorn_conf.py",
         "capsa_fast/py.typed",
     ):
         assert name in names
@@ -114,8 +114,8 @@ def test_the_unpacked_wheel_serves_on_its_own(wheel: Path, tmp_path: Path) -> No
     script = """
 import re, api, capsa_fast
 from api import create_app
-from api.asgi import create_asgi_app
-import api.gunicorn_conf
+from api.server.asgi import create_asgi_app
+import api.server.gunicorn_conf
 root = sys.argv[1]
 assert api.__file__.startswith(root) and capsa_fast.__file__.startswith(root), (api.__file__,)
 client = create_app({"TESTING": True, "ACCESS_LOG": False}).test_client()

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from api.settings import AppSettings, ServerSettings
+from api.server.settings import AppSettings, ServerSettings
 from tests.test_server import Server, server
 
 REPO = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""The production server as ``make run`` starts it: gunicorn with api/gunicorn_conf.py.
+"""The production server as ``make run`` starts it: gunicorn with api/server/gunicorn_conf.py.
 
 Starts real server processes on 127.0.0.1, so it also checks the configuration file, the
 JSON logs on stderr and that a graceful stop (SIGTERM) loses no game move a client was told
@@ -26,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN = Path(sys.executable).parent / "gunicorn"
 BOTS = {"1": "standard", "2": "standard", "3": "standard"}
-APP = "api.asgi:create_asgi_app()"  # as `make run` and `capsa-fast serve` start it
+APP = "api.server.asgi:create_asgi_app()"  # as `make run` and `capsa-fast serve` start it
 
 
 def _free_port() -> int:
@@ -71,7 +71,7 @@ def server(tmp_path: Path, **env: str) -> Iterator[Server]:
     }
     with log.open("wb") as sink:
         process = subprocess.Popen(
-            [str(GUNICORN), "-c", "python:api.gunicorn_conf", APP],
+            [str(GUNICORN), "-c", "python:api.server.gunicorn_conf", APP],
             cwd=ROOT,
             env=environ,
             stdout=sink,
@@ -131,7 +131,7 @@ def test_make_run_server_logs_json_and_stops_gracefully(tmp_path: Path) -> None:
 def test_a_bad_setting_stops_the_server_at_start(tmp_path: Path) -> None:
     port = _free_port()
     result = subprocess.run(
-        [str(GUNICORN), "-c", "python:api.gunicorn_conf", APP],
+        [str(GUNICORN), "-c", "python:api.server.gunicorn_conf", APP],
         cwd=ROOT,
         env={**os.environ, "CAPSA_FAST_PORT": str(port), "CAPSA_FAST_MAX_BATCH_HANDS": "-5"},
         capture_output=True,

@@ -1,4 +1,4 @@
-"""The web page's routes (api.web) and its files, without a browser: what is served, with
+"""The web page's routes (api.web.page) and its files, without a browser: what is served, with
 which headers, and that the page's strings and DOM hooks are complete. The page itself is
 played in a real browser by tests/browser."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from api import web
+from api.web import page as web
 from tests.api_helpers import assert_problem
 
 STATIC = Path(web.__file__).parent / "static"
@@ -89,8 +89,8 @@ def test_the_version_follows_the_files(tmp_path: Path, monkeypatch: pytest.Monke
     "path",
     [
         "/static/v/nope.js",
-        "/static/v/../web.py",
-        "/static/v/%2e%2e/web.py",
+        "/static/v/../page.py",
+        "/static/v/%2e%2e/page.py",
         "/static/v/",
         "/static/app.css",  # every file sits under a version
     ],

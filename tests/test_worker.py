@@ -1,4 +1,4 @@
-"""api.worker.GuardedProtocol when its worker stops (recycled after max_requests, SIGTERM).
+"""api.server.worker.GuardedProtocol when its worker stops (recycled after max_requests, SIGTERM).
 
 uvicorn alone closes a connection it has accepted but whose request it has not read yet, so
 the client sees the connection closed without an answer (CI saw it once in
@@ -15,7 +15,7 @@ from typing import Any
 
 import uvicorn
 
-from api.worker import GuardedProtocol
+from api.server.worker import GuardedProtocol
 
 REQUEST = b"GET /x HTTP/1.1\r\nHost: t\r\n\r\n"
 
@@ -123,7 +123,7 @@ def test_the_next_request_on_a_kept_alive_connection_is_served_while_the_worker_
 
 
 def test_an_idle_kept_alive_connection_is_closed_after_its_grace() -> None:
-    from api.worker import KEEPALIVE_GRACE_SECONDS
+    from api.server.worker import KEEPALIVE_GRACE_SECONDS
 
     answer, _ = asyncio.run(_kept_alive_through_the_stop(KEEPALIVE_GRACE_SECONDS + 0.5))
     assert answer == b""
@@ -141,13 +141,13 @@ async def _silent_client() -> float:
 
 
 def test_a_client_that_never_sends_holds_the_stop_for_the_grace_time_only() -> None:
-    from api.worker import SHUTDOWN_GRACE_SECONDS
+    from api.server.worker import SHUTDOWN_GRACE_SECONDS
 
     assert asyncio.run(_silent_client()) < SHUTDOWN_GRACE_SECONDS + 1.5
 
 
 def test_one_worker_holds_the_restart_turn_at_a_time() -> None:
-    from api.worker import RestartTurn
+    from api.server.worker import RestartTurn
 
     master = 4_000_000 + os.getpid()  # no real process has this id: no live server's turn
     first, second = RestartTurn(master, settle=0.0), RestartTurn(master, settle=0.0)
@@ -167,7 +167,7 @@ def test_one_worker_holds_the_restart_turn_at_a_time() -> None:
 
 
 def test_the_connection_board_says_when_a_worker_holds_too_many() -> None:
-    from api.worker import ConnectionBoard
+    from api.server.worker import ConnectionBoard
 
     board, other = ConnectionBoard(), ConnectionBoard()
     master = 4_100_000 + os.getpid()
@@ -202,7 +202,7 @@ def test_the_connection_board_says_when_a_worker_holds_too_many() -> None:
 async def _counted_connections() -> list[int]:
     """The board's count for this worker as a connection is accepted (no request yet),
     answered, and closed, served by uvicorn in the worker's own event loop."""
-    from api.worker import BOARD, FairListener
+    from api.server.worker import BOARD, FairListener
 
     server, sock = await _serving()
     assert isinstance(server.servers[0], FairListener)
@@ -228,7 +228,7 @@ async def _counted_connections() -> list[int]:
 def test_a_connection_counts_for_its_worker_from_its_accept() -> None:
     """A burst's connections count while the burst is being accepted, before any request:
     counted only once answered, the first worker to wake took whole bursts."""
-    from api.worker import new_event_loop
+    from api.server.worker import new_event_loop
 
     with asyncio.Runner(loop_factory=new_event_loop) as runner:
         assert runner.run(_counted_connections()) == [1, 1, 0]

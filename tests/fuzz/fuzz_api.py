@@ -11,7 +11,7 @@ The game routes (``/v1/banting/games/<id>/...``, ``/v1/susun/games/<id>/...``) p
 games created when the fuzzer starts, Banting ones advanced move by move along the standard
 bot's hints and Susun ones arranged (best rows, a confirmed foul) and dealt again; every
 state reached is a snapshot, and each input picks one, which is restored (through
-``api.game_store``) before the request, so an input always meets the same game state.
+``api.server.game_store``) before the request, so an input always meets the same game state.
 Their bearer token is mostly the right one, sometimes another seat's, another game's, a
 wrong one or none, and the id sometimes unknown or odd; changes sometimes carry an
 If-Match (the current tag, a stale, weak or arbitrary one, '*') or a ``version`` in the body.
@@ -60,10 +60,10 @@ with instrumented(__name__ == "__main__"):
     from capsa_fast.susun import rules as susun_rules
 
     import api
-    from api.game_store import GameRecord, GameStore, SessionRecord, SusunRecord
-    from api.routing import ModelBlueprint
-    from api.schemas import Problem
-    from api.sessions import view_etag
+    from api.server.game_store import GameRecord, GameStore, SessionRecord, SusunRecord
+    from api.server.routing import ModelBlueprint
+    from api.server.schemas import Problem
+    from api.server.sessions import view_etag
 
 JSON_TYPE = "application/json"
 PROBLEM_TYPE = "application/problem+json"
@@ -486,7 +486,7 @@ def if_match(fdp: atheris.FuzzedDataProvider, srv: Server, table: Table, token: 
 class Route:
     rule: str
     method: str
-    operation: Any  # api.routing.Operation, or None for a route without one
+    operation: Any  # api.server.routing.Operation, or None for a route without one
     documented: set[int]  # the statuses the OpenAPI document lists
 
     @property

@@ -2,7 +2,7 @@
 
 Targets: ``capsa_fast.parse_cards`` / ``format_cards`` (a card string, or any iterable of
 card strings and ids), ``capsa_fast.card_id`` (one card), and what the API's card fields go
-through, ``api.cards.card_ids`` and the batch route's C++ body reader.
+through, ``api.server.cards.card_ids`` and the batch route's C++ body reader.
 
 Checked for every input: the parser accepts exactly what the reference reading accepts and
 gives the same ids; a refusal is a ValueError (a UnicodeEncodeError only for text that is
@@ -34,8 +34,8 @@ with instrumented(__name__ == "__main__"):
     import capsa_fast
     from capsa_fast import _core
 
-    from api import cards as api_cards
-    from api.errors import FieldErrors
+    from api.server import cards as api_cards
+    from api.server.errors import FieldErrors
 
 # --- the reference reading of RULES.md section 1 -------------------------------------------
 
@@ -252,7 +252,7 @@ def check_card_id(item: Any) -> None:
 def expected_field_errors(
     tokens: list[str], field: str, seen: dict[int, str]
 ) -> list[tuple[str, str]]:
-    """(field, what its message must name) for each error ``api.cards.card_ids`` must
+    """(field, what its message must name) for each error ``api.server.cards.card_ids`` must
     report, in order: the token for a bad card, the card for a repeat. Updates ``seen``."""
     fields = []
     for index, token in enumerate(tokens):
@@ -270,7 +270,7 @@ def expected_field_errors(
 
 
 def check_api_card_ids(tokens: list[str], sizes: tuple[int, ...] | None, shared: bool) -> None:
-    """``api.cards.card_ids``: the ids of the good tokens, one error per bad field."""
+    """``api.server.cards.card_ids``: the ids of the good tokens, one error per bad field."""
     seen: dict[int, str] = {}
     if shared:  # a card taken by an earlier field (the board) counts as a repeat too
         seen[51] = "board/0"
@@ -288,7 +288,7 @@ def check_api_card_ids(tokens: list[str], sizes: tuple[int, ...] | None, shared:
     if errors.total != len(fields) or [e.field for e in errors.items] != fields[: errors.limit]:
         raise AssertionError(f"card_ids({tokens!r}) errors {errors.items}, expected {fields}")
     for error, (_, needle) in zip(errors.items, expected, strict=False):
-        forms = (needle, shown(needle), repr(needle[:16]))  # api.cards: repr of 16 at most
+        forms = (needle, shown(needle), repr(needle[:16]))  # api.server.cards: repr of 16 at most
         if not any(form in error.message for form in forms):
             raise AssertionError(f"card_ids: {error.message!r} does not name {needle!r}")
 

@@ -9,8 +9,8 @@ import click
 
 from ._common import emit_json, json_option
 
-APP = "api.asgi:create_asgi_app()"
-CONFIG = "python:api.gunicorn_conf"
+APP = "api.server.asgi:create_asgi_app()"
+CONFIG = "python:api.server.gunicorn_conf"
 
 
 @click.command(name="serve")
@@ -19,7 +19,7 @@ CONFIG = "python:api.gunicorn_conf"
 @click.option("--workers", type=int, help="Worker processes [CAPSA_FAST_WORKERS, one per core].")
 @json_option
 def command(host: str | None, port: int | None, workers: int | None, as_json: bool) -> None:
-    """Serve the HTTP API: gunicorn with api/gunicorn_conf.py, the same command `make run`
+    """Serve the HTTP API: gunicorn with api/server/gunicorn_conf.py, the same command `make run`
     starts. Every other setting comes from its CAPSA_FAST_* variable (README, "Running in
     production"). With --json: print the settings it would serve with, as one JSON object,
     and exit. Needs the server's dependencies: pip install "capsa_fast[server]".
@@ -29,7 +29,7 @@ def command(host: str | None, port: int | None, workers: int | None, as_json: bo
         if value is not None:
             os.environ[f"CAPSA_FAST_{name}"] = str(value)
     try:
-        from api.settings import AppSettings, ServerSettings
+        from api.server.settings import AppSettings, ServerSettings
     except ImportError as exc:
         raise click.ClickException(
             f"the server's dependencies are not installed ({exc}); "

@@ -1,0 +1,291 @@
+"""Request and response models of the Capsa Banting (Big Two) routes.
+
+As in ``api.server.schemas``, the models check shape and types only. Cards, card counts and
+duplicates are checked by the routes with ``capsa_fast``; ``rules`` is a free-form object
+here and is validated by ``banting.Rules.from_dict``, so a new setting or preset in the
+package needs no change in the API and every rule error reads the same everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from capsa_fast import banting
+from capsa_fast.banting.rules import BOOLEANS, CHOICES, COMBO_KINDS
+from pydantic import (
+    Field,
+    RootModel,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+from pydantic_core import PydanticCustomError
+
+from api.server.common import rules_json_schema
+from api.server.schemas import Card, CardText, RequestModel, ResponseModel, _count_schema
+
+DECK_SIZE = 52
+MAX_COMBO_SIZE = 5
+DEFAULT_LEGAL_PLAYS_LIMIT = 1000
+MAX_LEGAL_PLAYS_LIMIT = 20_000
+PASS = "pass"
+
+# What each setting accepts, as the document states it (RULES.md 3.2). Shared by the request
+# object ``rules`` (descriptive only: Rules.from_dict decides) and the presets response.
+_SETTING_SCHEMAS: dict[str, dict[str, Any]] = {
+    "suit_order": {
+        "type": "string",
+        "description": "The four suits c, d, h, s from low to high, e.g. 'dchs'.",
+        "examples": ["dchs"],
+    },
+    "straights": {
+        "description": (
+            "Which five-rank runs are straights and their order, low to high: a named order "
+            "or an explicit list of runs such as ['34567', ..., 'A2345']."
+        ),
+        "anyOf": [
+            {"type": "string", "enum": list(banting.STRAIGHT_ORDERS)},
+            {"type": "array", "items": {"type": "string", "enum": list(banting.RUNS)}},
+        ],
+    },
+    **{key: {"type": "string", "enum": list(values)} for key, values in CHOICES.items()},
+    **{key: {"type": "boolean"} for key in BOOLEANS},
+    "scoring": {
+        "type": "array",
+        "description": (
+            "Tiers [threshold, multiplier], thresholds increasing: a loser pays cards_left "
+            "x the multiplier of the highest tier whose threshold <= cards_left."
+        ),
+        "items": {
+            "type": "array",
+            "prefixItems": [
+                {"type": "integer", "minimum": 1, "maximum": 13},
+                {"type": "integer", "minimum": 0, "maximum": 1000},
+            ],
+            "items": False,
+            "minItems": 2,
+            "maxItems": 2,
+        },
+        "minItems": 1,
+    },
+}
+
+
+_rules_schema = rules_json_schema(
+    "BantingRules", list(banting.PRESETS), banting.DEFAULT_PRESET, _SETTING_SCHEMAS
+)
+
+
+ComboReasonCode = Literal["NOT_A_COMBO", "RULE_FORBIDS"]
+Comparison = Literal[1, 0, -1]
+
+
+class BantingRules(RootModel[dict[str, Any]]):
+    """``{"preset": name, ...overrides}``; checked by ``banting.Rules.from_dict``."""
+
+    model_config = {"json_schema_extra": _rules_schema}
+
+
+def _pass_or_cards(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    if isinstance(value, str):
+        if value == PASS:
+            return PASS
+        raise PydanticCustomError("play_type", "Input should be a list of cards or 'pass'")
+    return handler(value)
+
+
+# A list of cards, or the string "pass" (the validated value is then the string itself).
+Play = Annotated[
+    list[Card],
+    WrapValidator(_pass_or_cards, json_schema_input_type=list[Card] | Literal["pass"]),
+    Field(
+        description="The cards played (0-52, distinct), or 'pass'.",
+        json_schema_extra=_count_schema(0, DECK_SIZE),
+    ),
+]
+Hand = Annotated[
+    list[Card],
+    Field(
+        description="The player's hand: 1-52 distinct cards (a full deck is allowed).",
+        json_schema_extra=_count_schema(1, DECK_SIZE),
+    ),
+]
+Table = Annotated[
+    list[Card] | None,
+    Field(
+        default=None,
+        description=(
+            "The combo to beat (1-5 cards, none of them in the hand); omitted or null when leading."
+        ),
+        json_schema_extra=_count_schema(1, MAX_COMBO_SIZE),
+    ),
+]
+FirstPlay = Annotated[
+    bool,
+    Field(
+        default=False,
+        description="The round's opening play, which must contain the hand's lowest card "
+        "(under first_lead 'lowest-card').",
+    ),
+]
+Rules = Annotated[BantingRules | None, Field(default=None)]
+Code = Annotated[
+    str,
+    Field(
+        description="Rejection code (stable), in order of precedence in the enum.",
+        json_schema_extra={"enum": list(banting.CODES)},
+    ),
+]
+
+
+TwosDemoted = Annotated[
+    bool,
+    Field(
+        description=(
+            "Round state under the two_demotion setting (seed 000): a four of a kind played "
+            "this round has made the 2s the lowest singles. Needs rules with two_demotion."
+        )
+    ),
+]
+
+
+# --- requests -----------------------------------------------------------------------------
+
+
+class ClassifyRequest(RequestModel):
+    cards: list[Card] = Field(
+        description="0-52 distinct cards; only 1-5 can form a combo.",
+        json_schema_extra=_count_schema(0, DECK_SIZE),
+    )
+    twos_demoted: TwosDemoted = False
+    rules: Rules
+
+
+class CompareRequest(RequestModel):
+    a: list[Card] = Field(
+        description="A combo (distinct cards).", json_schema_extra=_count_schema(1, MAX_COMBO_SIZE)
+    )
+    b: list[Card] = Field(
+        description="A combo comparable with a (same size, or a bomb when bombs are on).",
+        json_schema_extra=_count_schema(1, MAX_COMBO_SIZE),
+    )
+    twos_demoted: TwosDemoted = False
+    rules: Rules
+
+
+Passed = Annotated[
+    bool,
+    Field(description="This player has passed since the trick began (matters with pass_locks)."),
+]
+
+
+class ValidateRequest(RequestModel):
+    hand: Hand
+    play: Play
+    table: Table
+    first_play: FirstPlay
+    passed: Passed = False
+    twos_demoted: TwosDemoted = False
+    rules: Rules
+
+
+class LegalPlaysRequest(RequestModel):
+    hand: Hand
+    table: Table
+    first_play: FirstPlay
+    passed: Passed = False
+    twos_demoted: TwosDemoted = False
+    rules: Rules
+    limit: int = Field(
+        default=DEFAULT_LEGAL_PLAYS_LIMIT,
+        ge=1,
+        le=MAX_LEGAL_PLAYS_LIMIT,
+        description="Most plays to list; 'count' is always the full number.",
+    )
+
+
+class ScoreRequest(RequestModel):
+    cards_left: list[Annotated[int, Field(ge=0, le=13)]] = Field(
+        min_length=2,
+        max_length=4,
+        description="Cards each player holds at the end of the round; exactly one is 0.",
+    )
+    rules: Rules
+
+
+# --- responses ----------------------------------------------------------------------------
+
+
+class BantingCombo(ResponseModel):
+    kind: str = Field(json_schema_extra={"enum": list(COMBO_KINDS)})
+    cards: list[CardText] = Field(description="The combo's cards, canonical spelling.")
+    label: str = Field(
+        description="Readable name, e.g. 'pair of 9s'; Indonesian ('Pasangan 9') with "
+        "Accept-Language: id."
+    )
+
+
+class ComboReason(ResponseModel):
+    code: ComboReasonCode = Field(
+        description="NOT_A_COMBO, or RULE_FORBIDS for a combo the table rules exclude."
+    )
+    message: str = Field(description="Human message, English or (Accept-Language: id) Indonesian.")
+
+
+class ClassifyResponse(ResponseModel):
+    combo: BantingCombo | None = Field(description="The combo the cards form, or null.")
+    reason: ComboReason | None = Field(description="Why the cards are no combo; null if they are.")
+
+
+class CompareResponse(ResponseModel):
+    result: Comparison = Field(description="1: a beats b; -1: b beats a; 0: equal.")
+
+
+class ValidateResponse(ResponseModel):
+    ok: bool = Field(description="Whether the play is allowed.")
+    combo: BantingCombo | None = Field(
+        description="The combo the played cards form (also on some rejections); null otherwise."
+    )
+    code: Code | None = Field(description="Why the play is refused; null when ok.")
+    message: str = Field(description="Human message, English or (Accept-Language: id) Indonesian.")
+
+
+class LegalPlaysResponse(ResponseModel):
+    count: int = Field(description="Number of distinct legal plays, passing excluded.")
+    plays: list[BantingCombo] = Field(description="The first 'limit' of them, in engine order.")
+
+
+class ScoreLine(ResponseModel):
+    cards_left: int
+    multiplier: int = Field(description="The loser's tier multiplier; 0 for the winner.")
+    points: int
+
+
+class ScoreResponse(ResponseModel):
+    scores: list[int] = Field(description="Points per player in request order; they sum to 0.")
+    lines: list[ScoreLine]
+
+
+def _setting(key: str) -> Any:
+    return Field(json_schema_extra=_SETTING_SCHEMAS[key])
+
+
+class BantingSettings(ResponseModel):
+    """Every setting of one preset (RULES.md 3.2)."""
+
+    suit_order: str = _setting("suit_order")
+    straights: str | list[str] = _setting("straights")
+    straight_tiebreak: str = _setting("straight_tiebreak")
+    flush_compare: str = _setting("flush_compare")
+    triples: bool = _setting("triples")
+    bombs: str = _setting("bombs")
+    first_lead: str = _setting("first_lead")
+    pass_locks: bool = _setting("pass_locks")
+    two_demotion: bool = _setting("two_demotion")
+    ending: str = _setting("ending")
+    dragon: bool = _setting("dragon")
+    scoring: list[list[int]] = _setting("scoring")
+
+
+class PresetsResponse(ResponseModel):
+    presets: dict[str, BantingSettings] = Field(description="Preset name -> its settings.")
+    default: str = Field(description="The preset used when 'rules' is omitted.")

@@ -1,0 +1,3 @@
+"""Poker over HTTP: hand evaluation, showdowns and equity."""
+
+from __future__ import annotations

@@ -1,0 +1,242 @@
+"""Request and response models. They validate traffic and generate the OpenAPI document.
+
+The models check shape and types only (strings, list lengths, unknown fields). What makes a
+string a card, duplicate cards and the allowed card counts are checked by the routes with
+``capsa_fast`` itself (see ``api.server.cards``), so the rules live in one place and a
+100,000-hand batch is not validated one card object at a time.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from capsa_fast import poker
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
+from pydantic.config import JsonDict
+from pydantic.json_schema import SkipJsonSchema
+from pydantic_core import PydanticCustomError
+
+HAND_SIZES = (3, 5, 6, 7)
+BOARD_SIZE = 5
+HOLE_SIZE = 2
+MIN_PLAYERS = 2
+# 5 board cards + 23 * 2 hole cards = 51: the most players one deck can deal.
+MAX_PLAYERS = 23
+DEFAULT_MAX_BATCH_HANDS = 100_000
+
+
+class RequestModel(BaseModel):
+    # strict: no silent coercion (a number is not a card); forbid: a misspelt optional field
+    # must be an error, not silently ignored.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class ResponseModel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# What capsa_fast reads as one card, for the document (the routes check cards with the
+# package itself, so their errors name the bad token; pydantic does not apply the pattern).
+CARD_PATTERN = "^(10|[2-9TJQKAtjqka])[cdhsCDHS\u2660-\u2667]$"
+CARD_DESCRIPTION = (
+    "A card: a string, rank 2-9, T (or 10), J, Q, K, A and suit c, d, h, s (or ♣ ♦ ♥ ♠), any "
+    "case; or its integer id 0..51 (rank index x 4 + suit index, 2c = 0, As = 51). "
+    "Responses use the canonical spelling, e.g. 'Ts'."
+)
+CARD_TYPE_MESSAGE = "Expected a card: a string like 'As' or an integer id 0..51, got {got}"
+_MAX_CARD_STRING = 16  # longer strings cannot be cards: refused before they are parsed
+
+
+def _json_name(value: Any) -> str:
+    """How a JSON value that is not a card is named in a message (its JSON text if short)."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)[:40]
+
+
+def _card(value: Any) -> str | int:
+    """A card as sent: a string (checked as a card by the routes) or an integer id (not a
+    bool, which JSON and Python would otherwise let through as 0 or 1)."""
+    if isinstance(value, str):
+        if len(value) > _MAX_CARD_STRING:
+            raise PydanticCustomError(
+                "string_too_long",
+                "String should have at most {max_length} characters",
+                {"max_length": _MAX_CARD_STRING},
+            )
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise PydanticCustomError("card_type", CARD_TYPE_MESSAGE, {"got": _json_name(value)})
+
+
+# A card in a response: always its canonical spelling.
+CardText = Annotated[
+    str,
+    Field(
+        json_schema_extra={"pattern": CARD_PATTERN},
+        description="A card in its canonical spelling, e.g. 'Ts'.",
+        examples=["As", "Th"],
+    ),
+]
+
+# A card in a request: a string or an integer id (API.md: "Cards in any request may be
+# strings or integer ids 0..51"). Responses always spell cards out (CardText).
+Card = Annotated[
+    str | int,
+    PlainValidator(_card),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "string", "maxLength": _MAX_CARD_STRING, "pattern": CARD_PATTERN},
+                {"type": "integer", "minimum": 0, "maximum": 51},
+            ],
+            "description": CARD_DESCRIPTION,
+            "examples": ["As", "10h", "3♦", 51],
+        },
+    ),
+]
+Category = Annotated[
+    str,
+    Field(
+        description="Poker category, weakest to strongest in the enum.",
+        json_schema_extra={"enum": list(poker.CATEGORIES)},
+    ),
+]
+Strength = Annotated[
+    int,
+    Field(
+        description=(
+            "Hand strength: larger is stronger, equal ties. 3- and 5-card hands share one "
+            "scale; 6- and 7-card hands are valued by their best five cards."
+        )
+    ),
+]
+
+
+def _count_schema(lo: int, hi: int) -> JsonDict:
+    # Card counts are checked by the routes (so every count error reads the same), but the
+    # document still states them.
+    return {"minItems": lo, "maxItems": hi}
+
+
+class Health(ResponseModel):
+    status: Literal["ok"]
+    version: str = Field(description="capsa_fast package version.")
+    checks: dict[str, Literal["ok"]] = Field(
+        description="Each dependency checked and its state, e.g. {'session_store': 'ok'}."
+    )
+
+
+class EvaluateRequest(RequestModel):
+    cards: list[Card] = Field(
+        description="3, 5, 6 or 7 distinct cards.", json_schema_extra=_count_schema(3, 7)
+    )
+
+
+class EvaluateResponse(ResponseModel):
+    category: Category
+    strength: Strength
+    label: str = Field(
+        description="Human-readable name, e.g. 'Pair of queens'; Indonesian ('Pasangan Q') "
+        "with Accept-Language: id."
+    )
+    best: list[CardText] = Field(
+        description="The best five cards (all three for a 3-card hand), canonical spelling."
+    )
+
+
+class BatchEvaluateRequest(RequestModel):
+    hands: list[Annotated[list[Card], Field(json_schema_extra=_count_schema(3, 7))]] = Field(
+        min_length=1,
+        description=(
+            "Hands of 3, 5, 6 or 7 distinct cards; sizes may be mixed. At most "
+            f"{DEFAULT_MAX_BATCH_HANDS:,} hands (server setting MAX_BATCH_HANDS)."
+        ),
+        json_schema_extra={"maxItems": DEFAULT_MAX_BATCH_HANDS},
+    )
+
+
+class BatchEvaluateResponse(ResponseModel):
+    strengths: list[Strength] = Field(description="One strength per hand, in request order.")
+    categories: list[Category] = Field(description="One category per hand, in request order.")
+
+
+class ShowdownRequest(RequestModel):
+    board: list[Card] = Field(
+        description="The five community cards.",
+        json_schema_extra=_count_schema(BOARD_SIZE, BOARD_SIZE),
+    )
+    players: list[
+        Annotated[list[Card], Field(json_schema_extra=_count_schema(HOLE_SIZE, HOLE_SIZE))]
+    ] = Field(
+        min_length=MIN_PLAYERS,
+        max_length=MAX_PLAYERS,
+        description="Each player's two hole cards. No card may appear twice anywhere.",
+    )
+
+
+class ShowdownPlayer(ResponseModel):
+    best: list[CardText] = Field(description="The player's best five of board + hole cards.")
+    category: Category
+    strength: Strength
+    label: str = Field(description="Human-readable name, in the response's Content-Language.")
+
+
+class ShowdownResponse(ResponseModel):
+    players: list[ShowdownPlayer] = Field(description="One entry per player, in request order.")
+    winners: list[int] = Field(description="Indices of the players with the strongest hand.")
+    shares: list[float] = Field(
+        description="Fraction of the pot won by each player; tied winners split it equally."
+    )
+
+
+def drop_default(schema: JsonDict) -> None:
+    """json_schema_extra for optional fields that are absent rather than null: no default."""
+    schema.pop("default", None)
+
+
+class FieldError(ResponseModel):
+    field: str = Field(
+        description="Path of the bad value, JSON-pointer style without the leading slash, "
+        "e.g. 'hands/3/1'; '' is the whole body."
+    )
+    message: str
+
+
+class Problem(ResponseModel):
+    """RFC 9457 problem details."""
+
+    type: str = Field(description="Problem type URI; 'about:blank' means see the status.")
+    title: str = Field(description="The HTTP status phrase.")
+    status: int
+    detail: str = Field(description="What went wrong with this request.")
+    # Absent (never null) outside 422s, so the document shows only the list form.
+    errors: list[FieldError] | SkipJsonSchema[None] = Field(
+        default=None,
+        description="Validation errors (422 only), one per bad field.",
+        json_schema_extra=drop_default,
+    )
+    # An extension member (RFC 9457 3.2), absent where it does not apply, like `errors`.
+    code: str | SkipJsonSchema[None] = Field(
+        default=None,
+        description=(
+            "Stable machine-readable reason where one status has several (a game move's 409: "
+            "e.g. DOES_NOT_BEAT, NOT_YOUR_TURN, ROUND_OVER, CONFLICT; a 503: "
+            "SESSION_STORE_UNAVAILABLE)."
+        ),
+        json_schema_extra=drop_default,
+    )
+    # Another extension member: a refused Susun arrangement names the rows out of order.
+    rows: list[str] | SkipJsonSchema[None] = Field(
+        default=None,
+        description=(
+            "With code FOULED: the rows out of order, 'top>middle' and/or 'middle>bottom'."
+        ),
+        json_schema_extra=drop_default,
+    )

@@ -1,0 +1,3 @@
+"""Capsa Susun over HTTP: stateless routes, game sessions and their schemas."""
+
+from __future__ import annotations
