@@ -446,7 +446,7 @@ __attribute__((target("avx512f,avx512bw"))) void subsets_avx512(
 #pragma GCC diagnostic pop
 
 // Contract: cards13 in SortedHand order.
-void build_tables_avx512(const int* cards13, const Rules& rules, bool with_units, SubsetTables& t) {
+HandRegisters hand_registers(const int* cards13) {
   HandRegisters h{};
   for (int i = 0; i < 13; ++i) {
     const int c = cards13[i];
@@ -457,6 +457,12 @@ void build_tables_avx512(const int* cards13, const Rules& rules, bool with_units
     h.suit_position[at] = static_cast<std::uint32_t>(kSuitPosition[suit_of(c)]);
     h.rank_positions[rank_of(c)] |= 1u << i;
   }
+  return h;
+}
+
+// Contract: cards13 in SortedHand order.
+void build_tables_avx512(const int* cards13, const Rules& rules, bool with_units, SubsetTables& t) {
+  const HandRegisters h = hand_registers(cards13);
   const bool tb = rules.suit_tiebreak;
   const SubsetPositions& p = subset_positions();
   subsets_avx512<3>(h, p.three.data(), kNumThrees, tb,
@@ -465,6 +471,127 @@ void build_tables_avx512(const int* cards13, const Rules& rules, bool with_units
   subsets_avx512<5>(h, p.five.data(), kNumFives, tb,
                     with_units ? (tb ? tables::kUnits5Tiebreak : tables::kUnits5Plain) : nullptr,
                     t.key5.data(), t.strength5.data(), t.units5.data());
+}
+
+// A 16-entry table of HandRegisters looked up by 4-bit positions in eight lanes: vpermd
+// reads 3 bits, so both halves are permuted and the lane's bit 3 (moved to the sign bit by
+// `sign_shift`) picks one.
+struct Table16 {
+  __m256i lo, hi;
+};
+__attribute__((target("avx2"))) inline Table16 load_table16(const std::uint32_t* t) {
+  return {_mm256_load_si256(reinterpret_cast<const __m256i*>(t)),
+          _mm256_load_si256(reinterpret_cast<const __m256i*>(t + 8))};
+}
+__attribute__((target("avx2"))) inline __m256i lookup16(const Table16& t, __m256i index, __m256i sign) {
+  return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t.lo, index)),
+                                              _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t.hi, index)),
+                                              _mm256_castsi256_ps(sign)));
+}
+
+// subsets_avx512() eight subsets a step, for the AVX2 path: the same registers (two halves
+// each), the same perfect hash and tiebreak words; the last step's padding lanes are masked
+// out of every gather and store.
+template <int K>
+__attribute__((target("avx2"))) void subsets_avx2(const HandRegisters& h, const std::uint32_t* positions,
+                                                  std::size_t n, bool tiebreak, const std::uint32_t* units,
+                                                  RowKey* key_out, poker::Strength* strength_out,
+                                                  std::uint32_t* units_out) {
+  constexpr int kShift = K == 5 ? poker::tables::kHash5Shift : poker::tables::kHash7Shift;
+  const auto* offsets = reinterpret_cast<const int*>(K == 5 ? poker::tables::kHash5Offsets : poker::tables::kHash7Offsets);
+  const auto* values = reinterpret_cast<const int*>(K == 5 ? poker::tables::kHash5Values : poker::tables::kHash7Values);
+  const Table16 rank_key = load_table16(K == 5 ? h.key5 : h.key7);
+  const Table16 bits = load_table16(h.bits);
+  const Table16 suit_position = load_table16(h.suit_position);
+  const Table16 rank_positions = load_table16(h.rank_positions);
+  const __m256i low_bits = _mm256_set1_epi32((1 << kShift) - 1);
+  const __m256i low16 = _mm256_set1_epi32(0xFFFF);
+  const __m256i one = _mm256_set1_epi32(1);
+  const __m256i flush_base = _mm256_set1_epi32(kTiebreak.flush_first * 4 - kTiebreak.flush_first);
+  const __m256i flush_span = _mm256_set1_epi32(kTiebreak.flush_span);
+  const __m256i lane_index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  for (std::size_t i = 0; i < n; i += 8) {
+    const __m256i lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n - i)), lane_index);
+    const __m256i w = _mm256_load_si256(reinterpret_cast<const __m256i*>(positions + i));
+    __m256i key = lookup16(rank_key, w, _mm256_slli_epi32(w, 28));
+    __m256i cards = lookup16(bits, w, _mm256_slli_epi32(w, 28));
+    for (int j = 1; j < K; ++j) {
+      const __m256i at = _mm256_srli_epi32(w, 4 * j), sign = _mm256_slli_epi32(w, 28 - 4 * j);
+      key = _mm256_add_epi32(key, lookup16(rank_key, at, sign));
+      cards = _mm256_or_si256(cards, lookup16(bits, at, sign));
+    }
+    const __m256i row = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), offsets, _mm256_srli_epi32(key, kShift), lanes, 4);
+    __m256i st = _mm256_and_si256(
+        _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), values, _mm256_add_epi32(row, _mm256_and_si256(key, low_bits)), lanes, 2),
+        low16);
+    if constexpr (K == 5) {
+      const __m256i suits = _mm256_and_si256(_mm256_srli_epi32(cards, 13), _mm256_set1_epi32(15));
+      const __m256i flush = _mm256_and_si256(
+          lanes, _mm256_cmpeq_epi32(_mm256_and_si256(suits, _mm256_sub_epi32(suits, one)), _mm256_setzero_si256()));
+      if (!_mm256_testz_si256(flush, flush)) {
+        st = _mm256_and_si256(
+            _mm256_mask_i32gather_epi32(st, reinterpret_cast<const int*>(poker::tables::kFlush),
+                                        _mm256_and_si256(cards, _mm256_set1_epi32(0x1FFF)), flush, 2),
+            low16);
+      }
+    }
+    __m256i row_key;
+    if (tiebreak) {
+      const __m256i info = _mm256_mask_i32gather_epi32(
+          _mm256_setzero_si256(), reinterpret_cast<const int*>(kTiebreakWords.w.data()), st, lanes, 4);
+      const __m256i group = _mm256_and_si256(
+          lookup16(rank_positions, _mm256_srli_epi32(info, 16), _mm256_slli_epi32(info, 12)),
+          _mm256_srli_epi32(cards, 17));
+      const __m256i highest = _mm256_sub_epi32(
+          _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(group)), 23), _mm256_set1_epi32(127));
+      row_key = _mm256_add_epi32(_mm256_and_si256(info, low16),
+                                 lookup16(suit_position, highest, _mm256_slli_epi32(highest, 28)));
+      if constexpr (K == 5) {
+        const __m256i flag = _mm256_set1_epi32(1 << 20);
+        const __m256i flush = _mm256_cmpeq_epi32(_mm256_and_si256(info, flag), flag);
+        if (!_mm256_testz_si256(flush, flush)) {
+          // The flush's suit is its lowest card's (position in the word's low 4 bits).
+          const __m256i suit = lookup16(suit_position, w, _mm256_slli_epi32(w, 28));
+          const __m256i flush_key = _mm256_add_epi32(_mm256_mullo_epi32(suit, flush_span),
+                                                     _mm256_add_epi32(st, flush_base));
+          row_key = _mm256_blendv_epi8(row_key, flush_key, flush);
+        }
+      }
+    } else {
+      row_key = _mm256_slli_epi32(st, 2);
+    }
+    // Keys and strengths fit 16 bits: packed in order, stored whole but for the last step.
+    const __m128i key16 = _mm_packus_epi32(_mm256_castsi256_si128(row_key), _mm256_extracti128_si256(row_key, 1));
+    const __m128i st16 = _mm_packus_epi32(_mm256_castsi256_si128(st), _mm256_extracti128_si256(st, 1));
+    if (n - i >= 8) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(key_out + i), key16);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(strength_out + i), st16);
+    } else {
+      alignas(16) std::uint16_t k[8], s[8];
+      _mm_store_si128(reinterpret_cast<__m128i*>(k), key16);
+      _mm_store_si128(reinterpret_cast<__m128i*>(s), st16);
+      std::copy(k, k + (n - i), key_out + i);
+      std::copy(s, s + (n - i), strength_out + i);
+    }
+    if (units) {
+      _mm256_maskstore_epi32(reinterpret_cast<int*>(units_out + i), lanes,
+                             _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), reinterpret_cast<const int*>(units),
+                                                         row_key, lanes, 4));
+    }
+  }
+}
+
+// Contract: cards13 in SortedHand order.
+void build_tables_avx2(const int* cards13, const Rules& rules, bool with_units, SubsetTables& t) {
+  const HandRegisters h = hand_registers(cards13);
+  const bool tb = rules.suit_tiebreak;
+  const SubsetPositions& p = subset_positions();
+  subsets_avx2<3>(h, p.three.data(), kNumThrees, tb,
+                  with_units ? (tb ? tables::kUnits3Tiebreak : tables::kUnits3Plain) : nullptr,
+                  t.key3.data(), t.strength3.data(), t.units3.data());
+  subsets_avx2<5>(h, p.five.data(), kNumFives, tb,
+                  with_units ? (tb ? tables::kUnits5Tiebreak : tables::kUnits5Plain) : nullptr,
+                  t.key5.data(), t.strength5.data(), t.units5.data());
 }
 // The ev search's per-five values from a prepared model, sixteen fives a step (the
 // AVX-512 path): each five's value as the middle and as the bottom row. The same loads as
@@ -561,12 +688,81 @@ __attribute__((target("avx512f,avx512bw"))) int bottoms_between_avx512(const flo
   return n;
 }
 #pragma GCC diagnostic pop
+
+// The AVX2 path: eight lanes of 32 bits. Zen 2 and 3 run gathers slowly, so these kernels
+// gather only where the AVX-512 ones do and a scalar loop would cost more.
+
+// bottom_scan() eight splits a step (56 = 7 steps, no padding lanes), as
+// bottom_scan_avx512(): the middle's and the top's keys gathered (16-bit keys read as
+// 32-bit words, the upper half dropped), their values only for the valid lanes; the rare
+// hits are written one by one.
+__attribute__((target("avx2"))) int bottom_scan_avx2(const std::uint32_t* row, const RowKey* key3,
+                                                     const RowKey* key5, const float* lin_top,
+                                                     const float* lin_mid, RowKey bottom_key,
+                                                     float bottom_value, float floor,
+                                                     std::uint32_t* found, float* value) {
+  const __m256i kb = _mm256_set1_epi32(bottom_key);
+  const __m256 lb = _mm256_set1_ps(bottom_value), fl = _mm256_set1_ps(floor);
+  const __m256i three_bits = _mm256_set1_epi32(0x1FF), five_bits = _mm256_set1_epi32(0x7FF);
+  const __m256i low16 = _mm256_set1_epi32(0xFFFF), flag = _mm256_set1_epi32(1 << 20);
+  const auto* k3 = reinterpret_cast<const int*>(key3);
+  const auto* k5 = reinterpret_cast<const int*>(key5);
+  int n = 0;
+  for (std::size_t j = 0; j < kSplitsPerBottom; j += 8) {
+    const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + j));
+    const __m256i top = _mm256_and_si256(w, three_bits);
+    const __m256i middle = _mm256_and_si256(_mm256_srli_epi32(w, 9), five_bits);
+    const __m256i km = _mm256_and_si256(_mm256_i32gather_epi32(k5, middle, 2), low16);
+    const __m256i kt = _mm256_and_si256(_mm256_i32gather_epi32(k3, top, 2), low16);
+    // Valid: the middle below the bottom, or tied with it and the split's first five; and
+    // the top no stronger than the middle.
+    const __m256i tied = _mm256_and_si256(_mm256_cmpeq_epi32(km, kb),
+                                          _mm256_cmpeq_epi32(_mm256_and_si256(w, flag), flag));
+    const __m256i valid = _mm256_andnot_si256(_mm256_cmpgt_epi32(kt, km),
+                                              _mm256_or_si256(_mm256_cmpgt_epi32(kb, km), tied));
+    if (_mm256_testz_si256(valid, valid)) continue;
+    const __m256 lt = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), lin_top, top, _mm256_castsi256_ps(valid), 4);
+    const __m256 lm = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), lin_mid, middle, _mm256_castsi256_ps(valid), 4);
+    const __m256 lin = _mm256_add_ps(_mm256_add_ps(lt, lm), lb);
+    auto hit = static_cast<unsigned>(_mm256_movemask_ps(
+        _mm256_and_ps(_mm256_cmp_ps(lin, fl, _CMP_GE_OQ), _mm256_castsi256_ps(valid))));
+    if (!hit) continue;
+    alignas(32) float lanes[8];
+    _mm256_store_ps(lanes, lin);
+    for (; hit; hit &= hit - 1) {
+      const auto at = static_cast<std::size_t>(__builtin_ctz(hit));
+      const std::uint32_t split = row[j + at];
+      found[n] = (split & 0x1FF) | ((split >> 9) & 0x7FF) << 16;
+      value[n++] = lanes[at];
+    }
+  }
+  return n;
+}
+
+// bottoms_between() sixteen bounds a step: two compares of eight, one 16-bit mask, and
+// the few bottoms in the band written one by one.
+__attribute__((target("avx2"))) int bottoms_between_avx2(const float* bound, float lower, float upper,
+                                                         std::uint32_t* out) {
+  const __m256 lo = _mm256_set1_ps(lower), hi = _mm256_set1_ps(upper);
+  int n = 0;
+  for (std::size_t i = 0; i < kNumFivesPadded; i += 16) {
+    const __m256 a = _mm256_loadu_ps(bound + i), b = _mm256_loadu_ps(bound + i + 8);
+    const auto in_a = static_cast<unsigned>(
+        _mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(a, lo, _CMP_GE_OQ), _mm256_cmp_ps(a, hi, _CMP_LT_OQ))));
+    const auto in_b = static_cast<unsigned>(
+        _mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(b, lo, _CMP_GE_OQ), _mm256_cmp_ps(b, hi, _CMP_LT_OQ))));
+    for (unsigned in = in_a | in_b << 8; in; in &= in - 1)
+      out[n++] = static_cast<std::uint32_t>(i) + static_cast<std::uint32_t>(__builtin_ctz(in));
+  }
+  return n;
+}
 #endif
 
 // A hand's tables, on the scan path in use (AVX-512, or the scalar reference).
 void build_tables(const int* cards13, const Rules& rules, bool with_units, SubsetTables& t) {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (current_scan_path() == ScanPath::kAvx512) return build_tables_avx512(cards13, rules, with_units, t);
+  if (current_scan_path() == ScanPath::kAvx2) return build_tables_avx2(cards13, rules, with_units, t);
 #endif
   build_tables_scalar(cards13, rules, with_units, t);
 }
@@ -603,6 +799,8 @@ int bottom_scan(const std::uint32_t* row, const RowKey* key3, const RowKey* key5
 #if defined(__x86_64__) && defined(__GNUC__)
   if (current_scan_path() == ScanPath::kAvx512)
     return bottom_scan_avx512(row, key3, key5, lin_top, lin_mid, bottom_key, bottom_value, floor, found, value);
+  if (current_scan_path() == ScanPath::kAvx2)
+    return bottom_scan_avx2(row, key3, key5, lin_top, lin_mid, bottom_key, bottom_value, floor, found, value);
 #endif
   return bottom_scan_scalar(row, key3, key5, lin_top, lin_mid, bottom_key, bottom_value, floor, found, value);
 }
@@ -633,6 +831,7 @@ float bottom_bounds(const RowKey* key5, const float* lin_bot, const float* upto,
 int bottoms_between(const float* bound, float lower, float upper, std::uint32_t* out) {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (current_scan_path() == ScanPath::kAvx512) return bottoms_between_avx512(bound, lower, upper, out);
+  if (current_scan_path() == ScanPath::kAvx2) return bottoms_between_avx2(bound, lower, upper, out);
 #endif
   int n = 0;
   for (std::size_t i = 0; i < kNumFivesPadded; ++i)

@@ -403,9 +403,11 @@ int main() {
           return false;
       return true;
     };
-    // The tables themselves, built sixteen subsets a step on the AVX-512 path, against the
-    // scalar reference: random hands, and hands of one or two suits (every five a flush or
-    // a straight flush), both tiebreak settings.
+    // The tables themselves, built eight subsets a step on the AVX2 path and sixteen on the
+    // AVX-512 one, against the scalar reference: random hands, hands of one or two suits
+    // (every five a flush or a straight flush), and hands whose five highest cards are a
+    // flush of another suit than the lowest card's (a flush at the last positions: the
+    // upper half of the AVX2 path's lookups), both tiebreak settings.
     {
       std::vector<std::vector<int>> table_hands = dealt;
       for (int suits = 1; suits <= 2; ++suits) {
@@ -417,18 +419,68 @@ int main() {
           table_hands.emplace_back(pool.begin(), pool.begin() + 13);
         }
       }
+      for (int h = 0; h < 20; ++h) {
+        const int suit = h % 4;
+        std::vector<int> flush_cards, low_cards;
+        for (int r = 6; r < 13; ++r) flush_cards.push_back(r * 4 + suit);
+        for (int c = 0; c < 6 * 4; ++c)
+          if (c % 4 != suit) low_cards.push_back(c);
+        std::shuffle(flush_cards.begin(), flush_cards.end(), rng);
+        std::shuffle(low_cards.begin(), low_cards.end(), rng);
+        std::vector<int> hand(flush_cards.begin(), flush_cards.begin() + 5);
+        hand.insert(hand.end(), low_cards.begin(), low_cards.begin() + 8);
+        std::shuffle(hand.begin(), hand.end(), rng);
+        table_hands.push_back(hand);
+      }
       std::vector<std::vector<std::uint32_t>> want;
       CHECK(force_scan_path(ScanPath::kPortable));
       for (const auto& hand : table_hands)
         for (const Rules* r : {&tiebreak, &plain}) want.push_back(subset_tables(hand.data(), *r));
-      if (force_scan_path(ScanPath::kAvx512)) {
+      for (const ScanPath p : {ScanPath::kAvx2, ScanPath::kAvx512}) {
+        if (!force_scan_path(p)) continue;
         std::size_t at = 0, differ = 0;
         for (const auto& hand : table_hands)
           for (const Rules* r : {&tiebreak, &plain})
             differ += subset_tables(hand.data(), *r) != want[at++];
         CHECK_EQ(differ, std::size_t{0});
-        std::printf("subset tables, AVX-512 against scalar: %zu of %zu differ\n", differ, at);
+        std::printf("subset tables, %s against scalar: %zu of %zu differ\n", scan_path_name(p), differ, at);
       }
+    }
+    // The ev search's whole candidate list (kMaxEvCandidates arrangements) on every path,
+    // with and without the suit tiebreak, for random hands and for hands of seven ranks in
+    // two suits: these hold splits whose middle and bottom rows tie (which of two equal
+    // fives is the middle row is the split's flag), which random hands rarely do.
+    {
+      std::vector<std::vector<int>> list_hands(dealt.begin(), dealt.begin() + std::min<std::ptrdiff_t>(n, 20));
+      for (int h = 0; h < 20; ++h) {
+        std::vector<int> ranks(13);
+        std::iota(ranks.begin(), ranks.end(), 0);
+        std::shuffle(ranks.begin(), ranks.end(), rng);
+        std::vector<int> hand;
+        for (int r = 0; r < 7; ++r)
+          for (int suit = 0; suit < 2; ++suit) hand.push_back(ranks[static_cast<std::size_t>(r)] * 4 + suit);
+        std::shuffle(hand.begin(), hand.end(), rng);
+        hand.pop_back();
+        list_hands.push_back(hand);
+      }
+      auto lists = [&](ScanPath p) {
+        std::vector<std::vector<Arrangement>> out;
+        if (!force_scan_path(p)) return out;
+        for (const auto& hand : list_hands) {
+          out.push_back(arrange(hand.data(), plain, Strategy::kEv, kMaxEvCandidates, &model));
+          out.push_back(arrange(hand.data(), ev_rules, Strategy::kEv, kMaxEvCandidates, &prepared));
+        }
+        return out;
+      };
+      const auto want = lists(ScanPath::kPortable);
+      for (const ScanPath p : {ScanPath::kAvx2, ScanPath::kAvx512}) {
+        const auto got = lists(p);
+        if (got.empty()) continue;
+        std::size_t differ = 0;
+        for (std::size_t i = 0; i < got.size(); ++i) differ += !same(got[i], want[i]);
+        CHECK_EQ(differ, std::size_t{0});
+      }
+      CHECK(force_scan_path(ScanPath::kPortable));
     }
     const std::vector<Result> reference = run(ScanPath::kPortable);
     std::string exercised = "portable";

@@ -253,9 +253,9 @@ ScanPath scan_path() noexcept;
 const char* scan_path_name(ScanPath p) noexcept;
 
 // For tests of the scan paths: the tables every search reads for this hand, built on the
-// path in use (AVX-512 builds them sixteen subsets a step, the others one at a time): each
-// 3-card then 5-card subset's row key, strength and percentile units, in the searches'
-// own subset order. Contract: 13 distinct ids.
+// path in use (AVX-512 builds them sixteen subsets a step, AVX2 eight, the portable path
+// one at a time): each 3-card then 5-card subset's row key, strength and percentile
+// units, in the searches' own subset order. Contract: 13 distinct ids.
 std::vector<std::uint32_t> subset_tables(const int* cards13, const Rules& rules);
 
 // The most arrangements kEv ranks exactly (and the most deep's candidates can be).
