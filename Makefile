@@ -58,7 +58,7 @@ install: $(BUILD_STAMP)
 
 install-test: $(TEST_DEPS_STAMP) $(BUILD_STAMP)
 
-# The browser tests (tests/browser) drive Debian's Chromium through its own chromedriver;
+# The browser tests (tests/web/browser) drive Debian's Chromium through its own chromedriver;
 # both are installed here when missing (apt-get as root, else through sudo). Selenium is
 # pointed at /usr/bin/chromedriver and never downloads a driver or a browser.
 BROWSER_PACKAGES := chromium chromium-driver
@@ -115,12 +115,14 @@ cpp-asan: $(DEPS_STAMP)
 # 4 min from a clean build/ on two cores: the slowest bot, oracle and strength tests stay
 # with `make pytest`, and so do the two that cap the address space (ASan reserves terabytes
 # of it for its shadow memory) and the one that times a call (ASan runs it 3-4 times slower).
-PY_ASAN_TESTS ?= tests/test_cards.py tests/test_words.py tests/test_copies.py tests/test_threads.py \
-	tests/test_poker_properties.py tests/test_equity.py tests/test_api.py \
-	tests/test_banting_edges.py tests/test_banting_mask.py tests/test_banting_perft.py \
-	tests/test_banting_properties.py tests/test_banting_seed_rules.py tests/test_banting_game.py \
-	tests/test_susun_edges.py tests/test_susun_table.py tests/test_strength.py \
-	tests/test_rl_vec.py tests/test_rl_gym_vec.py tests/test_rl_envs.py tests/test_fuzz_regressions.py
+PY_ASAN_TESTS ?= tests/poker/test_cards.py tests/package/test_words.py tests/package/test_copies.py \
+	tests/package/test_threads.py tests/poker/test_poker_properties.py tests/poker/test_equity.py \
+	tests/api/test_api.py tests/banting/test_banting_edges.py tests/banting/test_banting_mask.py \
+	tests/banting/test_banting_perft.py tests/banting/test_banting_properties.py \
+	tests/banting/test_banting_seed_rules.py tests/banting/test_banting_game.py \
+	tests/susun/test_susun_edges.py tests/susun/test_susun_table.py tests/cli/test_strength.py \
+	tests/rl/test_rl_vec.py tests/rl/test_rl_gym_vec.py tests/rl/test_rl_envs.py \
+	tests/package/test_fuzz_regressions.py
 PY_ASAN_SKIP ?= not system_refuses and not rarely_fit and not eval7 and not like_the_oracle \
 	and not bots_only_make_legal_moves and not expert_beats_standard and not beats_three_beginners \
 	and not deep_candidates_are_bounded and not fouling[master] and not fouling[deep] \

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api import create_app
-from tests.poker_helpers import batch_path_set
+from tests.poker.helpers import batch_path_set
 
 
 def pytest_report_header(config: pytest.Config) -> str:

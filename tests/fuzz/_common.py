@@ -2,7 +2,7 @@
 from the fuzz input.
 
 A fuzzer module ``fuzz_<name>.py`` defines ``TestOneInput(data, *, strict=False)`` and only
-starts atheris under ``if __name__ == "__main__"``, so ``tests/test_fuzz_regressions.py``
+starts atheris under ``if __name__ == "__main__"``, so ``tests/package/test_fuzz_regressions.py``
 can import it and replay inputs without atheris's runtime or instrumentation.
 """
 

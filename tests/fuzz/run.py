@@ -7,7 +7,7 @@ Each fuzzer reads its committed seeds (tests/fuzz/corpus/<name>/) and past crash
 build/fuzz-corpus/<name>/ (kept between runs, never in the repository); crash, timeout and
 out-of-memory inputs go to build/fuzz-artifacts/<name>/ and the full log to
 build/fuzz-logs/<name>.log. A crash worth keeping becomes a regression: copy its file to
-tests/fuzz/regressions/<name>/ (tests/test_fuzz_regressions.py replays those).
+tests/fuzz/regressions/<name>/ (tests/package/test_fuzz_regressions.py replays those).
 
 Prints one summary line per fuzzer and exits non-zero if any failed.
 """

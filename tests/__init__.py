@@ -1,0 +1,1 @@
+"""The test suite (pytest): one package per area, shared fixtures in conftest.py."""

@@ -1,0 +1,1 @@
+"""Capsa Banting: rules, game, bots, oracles, stateless routes and game sessions over HTTP."""

@@ -1,0 +1,1 @@
+"""The command line, and the Ray backend and bots' strength it drives."""

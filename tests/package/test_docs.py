@@ -1,0 +1,57 @@
+"""The documentation site builds with ``mkdocs build --strict``: no broken link, no missing
+page or anchor, no Python reference that does not resolve (mkdocs.yml, docs/).
+
+The second test builds a copy of the site with one broken link added, so a configuration
+that stopped being strict would fail here instead of passing with the link unchecked.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD_SECONDS = 120
+
+
+def build(config: Path, site: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site)],
+        cwd=config.parent,
+        capture_output=True,
+        text=True,
+        timeout=BUILD_SECONDS,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+
+
+def test_the_docs_build_strictly(tmp_path: Path) -> None:
+    done = build(REPO / "mkdocs.yml", tmp_path / "site")
+    assert done.returncode == 0, done.stderr[-4000:]
+    site = tmp_path / "site"
+    for page in ("index", "playing", "rules", "http-api", "performance", "internals"):
+        path = site / (page + ".html" if page == "index" else page + "/index.html")
+        assert path.is_file(), path
+    # mkdocstrings rendered the reference from the docstrings and the C++ module's stub.
+    core = (site / "reference" / "core" / "index.html").read_text(encoding="utf-8")
+    assert 'id="capsa_fast._core.evaluate_batch"' in core
+    banting = (site / "reference" / "banting" / "index.html").read_text(encoding="utf-8")
+    assert 'id="capsa_fast.banting.Game"' in banting
+
+
+def test_a_broken_link_fails_the_build(tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    shutil.copy(REPO / "mkdocs.yml", copy / "mkdocs.yml")
+    shutil.copytree(REPO / "docs", copy / "docs")
+    (copy / "python").symlink_to(REPO / "python", target_is_directory=True)
+    index = copy / "docs" / "index.md"
+    index.write_text(
+        index.read_text(encoding="utf-8") + "\n[gone](no-such-page.md)\n", encoding="utf-8"
+    )
+    done = build(copy / "mkdocs.yml", tmp_path / "site")
+    assert done.returncode != 0, "a link to a missing page passed --strict"
+    assert "no-such-page.md" in done.stderr, done.stderr[-4000:]

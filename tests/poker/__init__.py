@@ -1,0 +1,1 @@
+"""Poker: cards, hand evaluation, equity, their oracles and HTTP routes."""

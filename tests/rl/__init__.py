@@ -1,0 +1,1 @@
+"""Reinforcement learning: the environments, the vectorised ones and the example."""

@@ -1,0 +1,1 @@
+"""Capsa Susun: arrangement, table, oracle, stateless routes and game sessions over HTTP."""

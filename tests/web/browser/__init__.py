@@ -1,0 +1,1 @@
+"""The web page driven in headless Chromium (marked browser; make browser-deps)."""
