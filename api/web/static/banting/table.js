@@ -2,7 +2,7 @@
 // info line, «Keluarkan» / «Lewat» / «Petunjuk», seat markers, the trick sweep, the result
 // card, the match totals, the round link and resuming after the tab was closed.
 //
-// The server holds the game (api/games.py); this module keeps the seat's last view and
+// The server holds the game (api/banting/games.py); this module keeps the seat's last view and
 // draws it. Between two views it replays the new moves of the history (the bots' answers
 // come inside the move's response) as a short animation that a tap skips; the final
 // picture is always drawn from the view itself, so markers never depend on the animation.
@@ -11,6 +11,7 @@ import { get, post, ApiError } from "../shared/api.js";
 import { cardBack, cardButton, cardFace } from "../shared/cards.js";
 import { flag, h, signed } from "../shared/dom.js";
 import { seatName, t } from "../shared/i18n.js";
+import { fillSeat, otherSeats, seatPanel, seatParts } from "../shared/seats.js";
 import { isAnimating, isSkipping, pause, sequence, skip } from "../shared/motion.js";
 import { liveLine, playersOfCode, setRoundCode, setState } from "../shared/shell.js";
 import { clearSession, loadSession, saveSession, store } from "../shared/store.js";
@@ -513,21 +514,17 @@ function build() {
   const view = state.view;
   const seats = {};
   for (let seat = 0; seat < view.players; seat += 1) {
-    const pos = seatPosition(seat);
-    seats[seat] = h(
-      "div",
-      { class: `seat pos-${pos}${seat === view.seat ? " self" : ""}`, dataset: { seat } },
-      h(
-        "div",
-        { class: "seat-head" },
-        h("span", { class: "seat-name" }, seatName(seat, view.seat)),
-        h("span", { class: "seat-total" }),
-      ),
+    const parts = seatParts(seat, view.seat);
+    seats[seat] = seatPanel(
+      seat,
+      view.seat,
+      `pos-${seatPosition(seat)}`,
+      h("div", { class: "seat-head" }, parts.name, parts.total),
       h(
         "div",
         { class: "seat-body" },
         seat === view.seat ? null : h("span", { class: "stack", "aria-hidden": "true" }, cardBack("mini")),
-        h("span", { class: "seat-count" }),
+        parts.count,
       ),
       h(
         "div",
@@ -558,7 +555,7 @@ function build() {
   const roundLine = h("span", { class: "round-no" });
   const codeLine = h("span", { class: "round-code" });
   const result = h("div", { class: "result-slot" });
-  const others = Object.entries(seats).filter(([seat]) => Number(seat) !== view.seat).map(([, el]) => el);
+  const others = otherSeats(view.players, view.seat).map((seat) => seats[seat]);
 
   root.replaceChildren(
     h(
@@ -606,22 +603,18 @@ function renderSeats() {
   for (const [key, el] of Object.entries(state.els.seats)) {
     const seat = Number(key);
     const count = shown.counts[seat];
-    el.dataset.count = String(count);
     flag(el, "data-turn", shown.turn === seat);
     flag(el, "data-leader", shown.leader === seat);
     flag(el, "data-one-card", count === 1);
-    el.querySelector(".seat-count").textContent = t("cards", { n: count });
-    el.querySelector(".seat-total").textContent = signed(view.totals[seat]);
     const bubble = shown.bubbles[seat];
     const bubbleEl = el.querySelector(".bubble");
     bubbleEl.textContent = bubble ? (bubble.pass ? t("passedBubble") : bubble.label) : "";
     bubbleEl.dataset.kind = bubble ? (bubble.pass ? "pass" : "play") : "";
-    const words = [seatName(seat, view.seat), t("cards", { n: count })];
-    if (shown.leader === seat) words.push(t("leads"));
-    if (count === 1) words.push(t("oneCard"));
-    if (shown.turn === seat) words.push(t("turn"));
-    el.setAttribute("aria-label", words.join(", "));
-    el.setAttribute("role", "group");
+    const more = [];
+    if (shown.leader === seat) more.push(t("leads"));
+    if (count === 1) more.push(t("oneCard"));
+    if (shown.turn === seat) more.push(t("turn"));
+    fillSeat(el, { me: view.seat, count, total: view.totals[seat], more });
   }
 }
 

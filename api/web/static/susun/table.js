@@ -11,6 +11,7 @@ import { get, post, ApiError } from "../shared/api.js";
 import { cardButton, cardFace } from "../shared/cards.js";
 import { fill, flag, formatNumber, h, signed } from "../shared/dom.js";
 import { seatName, t } from "../shared/i18n.js";
+import { fillSeat, otherSeats, seatPanel, seatParts } from "../shared/seats.js";
 import { isAnimating, isSkipping, pause, sequence, skip } from "../shared/motion.js";
 import { liveLine, playersOfCode, setRoundCode, setState } from "../shared/shell.js";
 import { clearSession, loadSession, saveSession, store } from "../shared/store.js";
@@ -533,18 +534,16 @@ function scheduleClocks() {
 function build() {
   const view = state.view;
   // Every seat as a chip in one line: the player first, then the computers.
-  const order = [view.seat, ...Array.from({ length: view.players }, (_, seat) => seat).filter((seat) => seat !== view.seat)];
-  const chips = order.map((seat) =>
-    h(
-      "div",
-      { class: `seat chip${seat === view.seat ? " self" : ""}`, dataset: { seat }, role: "group" },
-      h("span", { class: "seat-name" }, seatName(seat, view.seat, { short: true })),
-      h("span", { class: "seat-line" },
-        h("span", { class: "seat-count" }),
-        h("span", { class: "seat-total" }),
-        h("span", { class: "seat-done", "aria-hidden": "true" }, "✓")),
-    ),
-  );
+  const chips = [view.seat, ...otherSeats(view.players, view.seat)].map((seat) => {
+    const parts = seatParts(seat, view.seat, { short: true });
+    return seatPanel(
+      seat,
+      view.seat,
+      "chip",
+      parts.name,
+      h("span", { class: "seat-line" }, parts.count, parts.total, h("span", { class: "seat-done", "aria-hidden": "true" }, "✓")),
+    );
+  });
   const rows = {};
   for (const row of ROWS) {
     // The row's name is its button: tap it (or anywhere on the row) to put the selected
@@ -698,12 +697,8 @@ function renderSeats() {
   for (const el of state.els.chips) {
     const seat = Number(el.dataset.seat);
     const count = seat === view.seat ? (state.dealing ? state.dealing.length : view.hand.length) : state.dealing ? state.dealing.length : 13;
-    el.dataset.count = String(count);
     flag(el, "data-arranged", !!(view.arranged && view.arranged[seat]));
-    el.querySelector(".seat-count").textContent = t("cards", { n: count });
-    const total = view.totals ? view.totals.points[seat] : 0;
-    el.querySelector(".seat-total").textContent = signed(total);
-    el.setAttribute("aria-label", `${seatName(seat, view.seat)}, ${t("cards", { n: count })}`);
+    fillSeat(el, { me: view.seat, count, total: view.totals ? view.totals.points[seat] : 0 });
   }
 }
 
