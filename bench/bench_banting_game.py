@@ -5,7 +5,7 @@ Prints medians over several runs (4 players, capsa-banting):
   on one thread and with ``workers=2``;
 - rounds played move by move through ``Game.bot_play`` (a Python call per move);
 - a pure-Python peer measured in the same run: the test suite's model of a round
-  (``tests/oracle_banting_game.py``) playing random legal moves;
+  (``tests/banting/oracle_banting_game.py``) playing random legal moves;
 - the ratio to that peer and to the 27-118 random rounds per second of the Python
   reference projects.
 
@@ -29,8 +29,8 @@ REFERENCE_RANDOM_ROUNDS_PER_S = (27, 118)
 def model_rounds(n: int) -> None:
     """Random rounds played by the pure-Python model of the tests (the in-run peer)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tests.oracle_banting import make_rules
-    from tests.oracle_banting_game import OracleGame, make_code
+    from tests.banting.oracle_banting import make_rules
+    from tests.banting.oracle_banting_game import OracleGame, make_code
 
     rng = random.Random(1)
     rules = make_rules("capsa-banting")
