@@ -2,7 +2,9 @@
 page or anchor, no Python reference that does not resolve (mkdocs.yml, docs/).
 
 The second test builds a copy of the site with one broken link added, so a configuration
-that stopped being strict would fail here instead of passing with the link unchecked.
+that stopped being strict would fail here instead of passing with the link unchecked. The
+pages' ``python`` blocks run as the README's do (one namespace per page, commented values
+checked; ``py`` blocks, which need packages the project does not install, are not run).
 """
 
 from __future__ import annotations
@@ -13,8 +15,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from tests.package.markdown_blocks import blocks, run_python_blocks
+
 REPO = Path(__file__).resolve().parents[2]
 BUILD_SECONDS = 120
+PAGES_WITH_CODE = [p for p in sorted((REPO / "docs").glob("*.md")) if blocks(p, "python")]
 
 
 def build(config: Path, site: Path) -> subprocess.CompletedProcess[str]:
@@ -55,3 +62,14 @@ def test_a_broken_link_fails_the_build(tmp_path: Path) -> None:
     done = build(copy / "mkdocs.yml", tmp_path / "site")
     assert done.returncode != 0, "a link to a missing page passed --strict"
     assert "no-such-page.md" in done.stderr, done.stderr[-4000:]
+
+
+def test_the_pages_with_python_examples_are_found() -> None:
+    names = {page.name for page in PAGES_WITH_CODE}
+    assert {"library.md", "rl.md"} <= names, names
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_CODE, ids=lambda page: page.name)
+def test_python_blocks_run_and_their_commented_values_hold(page: Path) -> None:
+    # Each page checks some values: a parsing slip would otherwise check nothing.
+    assert run_python_blocks(page) >= 3
