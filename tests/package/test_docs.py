@@ -10,6 +10,7 @@ checked; ``py`` blocks, which need packages the project does not install, are no
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,6 +22,8 @@ from tests.package.markdown_blocks import blocks, run_python_blocks
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD_SECONDS = 120
+# A Markdown link's target: [text](target) or ![alt](target), up to a space or ')'.
+LINK = re.compile(r"\]\(([^)\s]+)\)")
 PAGES_WITH_CODE = [p for p in sorted((REPO / "docs").glob("*.md")) if blocks(p, "python")]
 
 
@@ -47,6 +50,17 @@ def test_the_docs_build_strictly(tmp_path: Path) -> None:
     assert 'id="capsa_fast._core.evaluate_batch"' in core
     banting = (site / "reference" / "banting" / "index.html").read_text(encoding="utf-8")
     assert 'id="capsa_fast.banting.Game"' in banting
+
+
+def test_the_readme_and_contributing_link_to_files_that_exist() -> None:
+    # mkdocs checks the site's links; these two files live outside it, at the root.
+    for name in ("README.md", "CONTRIBUTING.md"):
+        text = (REPO / name).read_text(encoding="utf-8")
+        targets = [t for t in LINK.findall(text) if "://" not in t and not t.startswith("#")]
+        assert targets, f"{name}: no links found"
+        for target in targets:
+            path = REPO / target.split("#", 1)[0]
+            assert path.exists(), f"{name} links to {target}, which does not exist"
 
 
 def test_a_broken_link_fails_the_build(tmp_path: Path) -> None:
