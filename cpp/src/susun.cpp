@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "capsa_fast/isa.hpp"
 #include "capsa_fast/poker_hand.hpp"
@@ -692,38 +693,65 @@ __attribute__((target("avx512f,avx512bw"))) int bottoms_between_avx512(const flo
 // The AVX2 path: eight lanes of 32 bits. Zen 2 and 3 run gathers slowly, so these kernels
 // gather only where the AVX-512 ones do and a scalar loop would cost more.
 
-// bottom_scan() eight splits a step (56 = 7 steps, no padding lanes), as
-// bottom_scan_avx512(): the middle's and the top's keys gathered (16-bit keys read as
-// 32-bit words, the upper half dropped), their values only for the valid lanes; the rare
-// hits are written one by one.
-__attribute__((target("avx2"))) int bottom_scan_avx2(const std::uint32_t* row, const RowKey* key3,
-                                                     const RowKey* key5, const float* lin_top,
-                                                     const float* lin_mid, RowKey bottom_key,
-                                                     float bottom_value, float floor,
+// Each row's key (low half) and value (high half) in one word, for the AVX2 scan: one
+// 64-bit gather element brings both, half the elements of gathering them apart.
+struct KeyValues {
+  alignas(32) std::array<std::uint64_t, kNumThrees> three;
+  alignas(32) std::array<std::uint64_t, kNumFives> five;
+};
+
+// Interleaves n keys and values into `out`, eight a step (the tail one by one).
+__attribute__((target("avx2"))) void interleave_avx2(const RowKey* key, const float* value, std::size_t n,
+                                                     std::uint64_t* out) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i k = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(key + i)));
+    const __m256i v = _mm256_castps_si256(_mm256_loadu_ps(value + i));
+    const __m256i lo = _mm256_unpacklo_epi32(k, v), hi = _mm256_unpackhi_epi32(k, v);  // 0 1 4 5, 2 3 6 7
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_permute2x128_si256(lo, hi, 0x20));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 4), _mm256_permute2x128_si256(lo, hi, 0x31));
+  }
+  for (; i < n; ++i) {
+    std::uint32_t bits;
+    std::memcpy(&bits, value + i, sizeof bits);
+    out[i] = key[i] | static_cast<std::uint64_t>(bits) << 32;
+  }
+}
+
+// bottom_scan() eight splits a step (56 = 7 steps, no padding lanes), from KeyValues:
+// the splits' words are loaded in the order 0 1 4 5 2 3 6 7, so that after four 64-bit
+// gathers (the middles' and the tops' keys with their values) one in-lane shuffle each
+// puts the keys of splits 0..7 in order, and the values. No masked gathers: an invalid
+// lane's value is read and dropped. The rare hits are written one by one.
+__attribute__((target("avx2"))) int bottom_scan_avx2(const std::uint32_t* row, const KeyValues& kv,
+                                                     RowKey bottom_key, float bottom_value, float floor,
                                                      std::uint32_t* found, float* value) {
   const __m256i kb = _mm256_set1_epi32(bottom_key);
   const __m256 lb = _mm256_set1_ps(bottom_value), fl = _mm256_set1_ps(floor);
   const __m256i three_bits = _mm256_set1_epi32(0x1FF), five_bits = _mm256_set1_epi32(0x7FF);
-  const __m256i low16 = _mm256_set1_epi32(0xFFFF), flag = _mm256_set1_epi32(1 << 20);
-  const auto* k3 = reinterpret_cast<const int*>(key3);
-  const auto* k5 = reinterpret_cast<const int*>(key5);
+  const __m256i flag = _mm256_set1_epi32(1 << 20);
+  const __m256i order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+  const auto* k3 = reinterpret_cast<const long long*>(kv.three.data());
+  const auto* k5 = reinterpret_cast<const long long*>(kv.five.data());
   int n = 0;
   for (std::size_t j = 0; j < kSplitsPerBottom; j += 8) {
     const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + j));
-    const __m256i top = _mm256_and_si256(w, three_bits);
-    const __m256i middle = _mm256_and_si256(_mm256_srli_epi32(w, 9), five_bits);
-    const __m256i km = _mm256_and_si256(_mm256_i32gather_epi32(k5, middle, 2), low16);
-    const __m256i kt = _mm256_and_si256(_mm256_i32gather_epi32(k3, top, 2), low16);
+    const __m256i shuffled = _mm256_permutevar8x32_epi32(w, order);
+    const __m256i top = _mm256_and_si256(shuffled, three_bits);
+    const __m256i middle = _mm256_and_si256(_mm256_srli_epi32(shuffled, 9), five_bits);
+    const __m256 m_a = _mm256_castsi256_ps(_mm256_i32gather_epi64(k5, _mm256_castsi256_si128(middle), 8));
+    const __m256 m_b = _mm256_castsi256_ps(_mm256_i32gather_epi64(k5, _mm256_extracti128_si256(middle, 1), 8));
+    const __m256 t_a = _mm256_castsi256_ps(_mm256_i32gather_epi64(k3, _mm256_castsi256_si128(top), 8));
+    const __m256 t_b = _mm256_castsi256_ps(_mm256_i32gather_epi64(k3, _mm256_extracti128_si256(top, 1), 8));
+    const __m256i km = _mm256_castps_si256(_mm256_shuffle_ps(m_a, m_b, 0x88));
+    const __m256i kt = _mm256_castps_si256(_mm256_shuffle_ps(t_a, t_b, 0x88));
     // Valid: the middle below the bottom, or tied with it and the split's first five; and
     // the top no stronger than the middle.
     const __m256i tied = _mm256_and_si256(_mm256_cmpeq_epi32(km, kb),
                                           _mm256_cmpeq_epi32(_mm256_and_si256(w, flag), flag));
     const __m256i valid = _mm256_andnot_si256(_mm256_cmpgt_epi32(kt, km),
                                               _mm256_or_si256(_mm256_cmpgt_epi32(kb, km), tied));
-    if (_mm256_testz_si256(valid, valid)) continue;
-    const __m256 lt = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), lin_top, top, _mm256_castsi256_ps(valid), 4);
-    const __m256 lm = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), lin_mid, middle, _mm256_castsi256_ps(valid), 4);
-    const __m256 lin = _mm256_add_ps(_mm256_add_ps(lt, lm), lb);
+    const __m256 lin = _mm256_add_ps(_mm256_add_ps(_mm256_shuffle_ps(t_a, t_b, 0xDD), _mm256_shuffle_ps(m_a, m_b, 0xDD)), lb);
     auto hit = static_cast<unsigned>(_mm256_movemask_ps(
         _mm256_and_ps(_mm256_cmp_ps(lin, fl, _CMP_GE_OQ), _mm256_castsi256_ps(valid))));
     if (!hit) continue;
@@ -793,14 +821,29 @@ int bottom_scan_scalar(const std::uint32_t* row, const RowKey* key3, const RowKe
   return n;
 }
 
+// On the AVX2 path, the keys and values interleaved for bottom_scan() (true); elsewhere
+// nothing (false).
+bool interleave_rows(const RowKey* key3, const RowKey* key5, const float* lin_top, const float* lin_mid,
+                     KeyValues& kv) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (current_scan_path() == ScanPath::kAvx2) {
+    interleave_avx2(key3, lin_top, kNumThrees, kv.three.data());
+    interleave_avx2(key5, lin_mid, kNumFives, kv.five.data());
+    return true;
+  }
+#endif
+  return false;
+}
+
+// `kv`: filled by interleave_rows() on the AVX2 path.
 int bottom_scan(const std::uint32_t* row, const RowKey* key3, const RowKey* key5,
-                const float* lin_top, const float* lin_mid, RowKey bottom_key, float bottom_value,
-                float floor, std::uint32_t* found, float* value) {
+                const float* lin_top, const float* lin_mid, const KeyValues& kv, RowKey bottom_key,
+                float bottom_value, float floor, std::uint32_t* found, float* value) {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (current_scan_path() == ScanPath::kAvx512)
     return bottom_scan_avx512(row, key3, key5, lin_top, lin_mid, bottom_key, bottom_value, floor, found, value);
   if (current_scan_path() == ScanPath::kAvx2)
-    return bottom_scan_avx2(row, key3, key5, lin_top, lin_mid, bottom_key, bottom_value, floor, found, value);
+    return bottom_scan_avx2(row, kv, bottom_key, bottom_value, floor, found, value);
 #endif
   return bottom_scan_scalar(row, key3, key5, lin_top, lin_mid, bottom_key, bottom_value, floor, found, value);
 }
@@ -1081,13 +1124,15 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
     std::size_t heaped = 0;
     float floor_score = -HUGE_VALF;
     const BottomSplits& bs = bottom_splits();
+    KeyValues kv;
+    interleave_rows(t.key3.data(), t.key5.data(), lin_top.data(), lin_mid.data(), kv);
     // Each split of one bottom row worth at least the floor goes to the pool, and raises
     // the floor once `candidates` values are known.
     auto search_bottom = [&](std::uint16_t b) {
       std::uint32_t found[64];
       float value[64];
       const int n_found = bottom_scan(bs.rows[b].data(), t.key3.data(), t.key5.data(), lin_top.data(),
-                                      lin_mid.data(), t.key5[b], lin_bot[b], floor_score, found, value);
+                                      lin_mid.data(), kv, t.key5[b], lin_bot[b], floor_score, found, value);
       for (int fi = 0; fi < n_found; ++fi) {
         const float lin = value[fi];
         if (lin < floor_score) continue;  // the floor has risen since the scan
