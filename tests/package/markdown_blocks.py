@@ -1,19 +1,29 @@
-"""Fenced code blocks of a Markdown file (the README, the docs' pages), and running its
-``python`` blocks as a reader would: in order, in one namespace, checking each expression
-whose comment is a Python literal (``expr  # [1, 2]``, or the literal before a ``;``, or a
-comment on the lines right below it) against that literal.
+"""Fenced code blocks of a Markdown file (the README, the docs' pages), run as a reader
+would run them.
+
+- ``python`` blocks in order, in one namespace, checking each expression whose comment is
+  a Python literal (``expr  # [1, 2]``, or the literal before a ``;``, or a comment on the
+  lines right below it) against that literal;
+- ``sh`` blocks with ``bash -euo pipefail``, ``capsa-fast`` on the PATH, against a live
+  server: their ``localhost:8000`` is that server's address, and ``curl`` fails on an HTTP
+  error (``--fail-with-body``), so a refused request fails the block.
 """
 
 from __future__ import annotations
 
 import ast
 import io
+import os
 import re
+import subprocess
+import sys
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+SHELL_BLOCK_SECONDS = 300
+CURL_FAILS_ON_HTTP_ERRORS = 'curl() { command curl --fail-with-body "$@"; }\n'
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 
 
@@ -93,3 +103,25 @@ def run_python_blocks(path: Path) -> int:
             else:
                 exec(compile(ast.Module([node], type_ignores=[]), name, "exec"), namespace)
     return checked
+
+
+def run_shell_block(path: Path, block: Block, port: int, cwd: Path) -> None:
+    """Runs one ``sh`` block against the server on 127.0.0.1:``port``, in ``cwd``; fails
+    naming the file and line, with the end of the block's output."""
+    script = CURL_FAILS_ON_HTTP_ERRORS + block.text.replace("localhost:8000", f"127.0.0.1:{port}")
+    env = {
+        **os.environ,
+        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+    }
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=SHELL_BLOCK_SECONDS,
+    )
+    assert done.returncode == 0, (
+        f"{path.name}:{block.line} failed ({done.returncode}):\n{done.stderr[-3000:]}\n"
+        f"{done.stdout[-2000:]}"
+    )

@@ -1,10 +1,13 @@
-"""The documentation site builds with ``mkdocs build --strict``: no broken link, no missing
-page or anchor, no Python reference that does not resolve (mkdocs.yml, docs/).
+"""The documentation: the site and the examples in it.
 
-The second test builds a copy of the site with one broken link added, so a configuration
-that stopped being strict would fail here instead of passing with the link unchecked. The
-pages' ``python`` blocks run as the README's do (one namespace per page, commented values
-checked; ``py`` blocks, which need packages the project does not install, are not run).
+- ``mkdocs build --strict`` passes: no broken link, no missing page or anchor, no Python
+  reference that does not resolve (mkdocs.yml, docs/); and a copy of the site with one
+  broken link added fails, so a configuration that stopped being strict fails here too;
+- the README's and CONTRIBUTING's relative links (outside the site) point at files;
+- the pages' ``python`` and ``sh`` blocks run as the README's do (one namespace per page,
+  commented values checked; the shell blocks against a live server); ``py`` blocks (they
+  need packages the project does not install) and ``console`` blocks (set-up steps) are
+  not run.
 """
 
 from __future__ import annotations
@@ -14,17 +17,21 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.package.markdown_blocks import blocks, run_python_blocks
+from tests.api.test_server import Server, server
+from tests.package.markdown_blocks import Block, blocks, run_python_blocks, run_shell_block
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD_SECONDS = 120
 # A Markdown link's target: [text](target) or ![alt](target), up to a space or ')'.
 LINK = re.compile(r"\]\(([^)\s]+)\)")
-PAGES_WITH_CODE = [p for p in sorted((REPO / "docs").glob("*.md")) if blocks(p, "python")]
+PAGES = sorted((REPO / "docs").glob("*.md"))
+PAGES_WITH_CODE = [page for page in PAGES if blocks(page, "python")]
+SHELL_BLOCKS = [(page, block) for page in PAGES for block in blocks(page, "sh")]
 
 
 def build(config: Path, site: Path) -> subprocess.CompletedProcess[str]:
@@ -87,3 +94,20 @@ def test_the_pages_with_python_examples_are_found() -> None:
 def test_python_blocks_run_and_their_commented_values_hold(page: Path) -> None:
     # Each page checks some values: a parsing slip would otherwise check nothing.
     assert run_python_blocks(page) >= 3
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with server(tmp_path_factory.mktemp("docs")) as up:
+        yield up
+
+
+@pytest.mark.parametrize(
+    ("page", "block"),
+    SHELL_BLOCKS,
+    ids=[f"{page.name}:{block.line}" for page, block in SHELL_BLOCKS],
+)
+def test_shell_blocks_run_against_a_live_server(
+    page: Path, block: Block, live: Server, tmp_path: Path
+) -> None:
+    run_shell_block(page, block, live.port, tmp_path)

@@ -13,9 +13,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,11 +21,10 @@ import pytest
 from api.server.settings import AppSettings, ServerSettings
 from tests.api.test_server import Server, server
 from tests.package import markdown_blocks
-from tests.package.markdown_blocks import Block, run_python_blocks
+from tests.package.markdown_blocks import Block, run_python_blocks, run_shell_block
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
-SHELL_BLOCK_SECONDS = 300
 
 
 def blocks(language: str) -> list[Block]:
@@ -47,32 +43,11 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield up
 
 
-CURL_FAILS_ON_HTTP_ERRORS = 'curl() { command curl --fail-with-body "$@"; }\n'
-
-
 @pytest.mark.parametrize(
     "block", blocks("sh"), ids=lambda b: f"README.md:{b.line}" if isinstance(b, Block) else ""
 )
 def test_shell_blocks_run_against_a_live_server(block: Block, live: Server, tmp_path: Path) -> None:
-    script = CURL_FAILS_ON_HTTP_ERRORS + block.text.replace(
-        "localhost:8000", f"127.0.0.1:{live.port}"
-    )
-    env = {
-        **os.environ,
-        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
-    }
-    done = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", script],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=SHELL_BLOCK_SECONDS,
-    )
-    assert done.returncode == 0, (
-        f"README.md:{block.line} failed ({done.returncode}):\n{done.stderr[-3000:]}\n"
-        f"{done.stdout[-2000:]}"
-    )
+    run_shell_block(README, block, live.port, tmp_path)
 
 
 def test_every_shell_block_is_run() -> None:
