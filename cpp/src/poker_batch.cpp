@@ -4,10 +4,12 @@
 // first, block by block) and, per hand, sums two things over its cards:
 //   * the rank key and suit counters (the generated kCardKey5/7): the same key as the
 //     single-hand evaluators, looked up in the same perfect hash, one flush test;
-//   * the card's bit in a 64-bit suit-major mask (bit 16 * suit + rank). In the vector
+//   * the card's bit in a 64-bit suit-major mask (bit 16 * suit + rank). In the AVX-512
 //     loop the sum has K bits set exactly when the K ids are distinct cards (a repeat
 //     carries, an id past 51 adds nothing there), so it validates with one popcount; and a
-//     flush's 13 rank bits are one shift away, the flush table's index.
+//     flush's 13 rank bits are one shift away, the flush table's index. (The AVX2 loop
+//     sums the key and the suit counters byte-wise instead, and validates otherwise: see
+//     rows_avx2.)
 // Ids past 51 read table entries whose key is zero, so no input can index outside the
 // tables. The scalar loop validates without a popcount (baseline x86-64 has none, and its
 // libgcc call per hand doubled the time): the sum equals the OR of the cards' bits exactly
@@ -148,10 +150,225 @@ bool rows_portable(const std::uint8_t* p, std::size_t n, Out* out) noexcept {
 
 #if CAPSA_FAST_X86
 
+// AVX2 (x86-64-v3): 8 hands per step, each spread over 8 bytes, its cards' bytes in the
+// order they came, and everything summed per hand with vpsadbw (the sum of each 8 bytes),
+// so the cards never leave the bytes they were loaded in. No pext/pdep (microcode on Zen
+// 1-2), and two gathers per 8 hands, as many loads as the scalar loop's hash makes.
+//   1. Two hands per 16-byte load, four loads: hands 0,1 | 4,5 in one register and 2,3 |
+//      6,7 in the other; vpshufb moves each hand to its own 8 bytes, the slots past K get
+//      pad ids (distinct, past 51, bit 7 set, rank bits 13..15).
+//   2. vpshufb looks each byte up in 16-entry tables: rank (id >> 2) to each byte of its
+//      rank key (three tables: the key is 25 bits), and suit (the id's low bits; bit 7, a
+//      pad, reads zero) to a one in the nibble of its suit (two tables, two suits each).
+//      vpsadbw sums each table's bytes per hand: the key, shifted together, and the four
+//      suit counters, +3 each so bit 3 says five or more: a flush.
+//   3. Two gathers look the keys up in the same perfect hash. Flushes (3% of 7-card hands,
+//      0.2% of 5-card ones) would mispredict a branch per step: their indices are appended
+//      to a list (a table turns the step's flush lanes into indices), and the list is
+//      settled every 512 hands, each one like the scalar loop's flush.
+//   4. Validation: no byte of the step past 51 (before the pads), and no two cards of a
+//      hand equal: each card against the (j + r) mod K-th for r = 1 .. K / 2, which meets
+//      every pair (a regular tournament), one shuffle and one compare per round.
+// Ids past 51 read rank keys of zero (13..15) or alias a rank (64 and up), so every key
+// stays within the hash's bounds, and the flush index is masked to 13 bits. The input is
+// prefetched 2 KB ahead and the output 1 KB ahead (the hardware prefetcher alone left a
+// third of the time waiting on memory).
+#define CAPSA_FAST_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt")))
+
+struct alignas(32) Bytes32 {
+  std::uint8_t v[32];
+};
+// A 16-byte table repeated in both 128-bit lanes (vpshufb stays within a lane).
+constexpr Bytes32 both_lanes(const std::array<std::uint8_t, 16>& t) {
+  Bytes32 b{};
+  for (int i = 0; i < 32; ++i) b.v[i] = t[static_cast<std::size_t>(i % 16)];
+  return b;
+}
+// Byte `byte` of each rank's key (ranks 13-15: zero).
+constexpr Bytes32 rank_key_byte(const std::uint64_t (&keys)[kDeckSize], int byte) {
+  std::array<std::uint8_t, 16> t{};
+  for (int r = 0; r < 13; ++r)
+    t[static_cast<std::size_t>(r)] = static_cast<std::uint8_t>(keys[4 * r] >> (8 * byte));
+  return both_lanes(t);
+}
+// Per 16-byte lane: its two hands of K bytes moved to 8 bytes each, zero past the K-th.
+template <int K>
+constexpr Bytes32 spread() {
+  std::array<std::uint8_t, 16> t{};
+  for (int h = 0; h < 2; ++h)
+    for (int j = 0; j < 8; ++j)
+      t[static_cast<std::size_t>(8 * h + j)] = static_cast<std::uint8_t>(j < K ? K * h + j : 0x80);
+  return both_lanes(t);
+}
+// The ids of the empty slots: distinct, past 51, bit 7 set and (id >> 2) & 15 in 13..15.
+template <int K>
+constexpr Bytes32 pads() {
+  constexpr std::uint8_t kPad[5] = {0xB4, 0xB8, 0xBC, 0xF4, 0xF8};
+  std::array<std::uint8_t, 16> t{};
+  for (int h = 0; h < 2; ++h)
+    for (int j = K; j < 8; ++j) t[static_cast<std::size_t>(8 * h + j)] = kPad[j - K];
+  return both_lanes(t);
+}
+// Card j's slot gets card (j + r) mod K; the pad slots read zero, which no pad equals.
+template <int K>
+constexpr Bytes32 pair_round(int r) {
+  std::array<std::uint8_t, 16> t{};
+  for (int h = 0; h < 2; ++h)
+    for (int j = 0; j < 8; ++j)
+      t[static_cast<std::size_t>(8 * h + j)] =
+          static_cast<std::uint8_t>(j < K ? 8 * h + (j + r) % K : 0x80);
+  return both_lanes(t);
+}
+// One in the nibble of the id's suit: suits 0-1 (first = 0) or 2-3 (first = 2).
+constexpr Bytes32 suit_units(int first) {
+  std::array<std::uint8_t, 16> t{};
+  for (int i = 0; i < 16; ++i) {
+    const int s = (i & 3) - first;
+    t[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(s == 0 ? 1 : s == 1 ? 16 : 0);
+  }
+  return both_lanes(t);
+}
+// For each set of flush lanes (lane order h0 h2 h1 h3 h4 h6 h5 h7, as packed below): the
+// hands of its lanes, from byte 0.
+struct alignas(8) Hands8 {
+  std::uint8_t v[8];
+};
+constexpr std::array<Hands8, 256> make_flush_hands() {
+  std::array<Hands8, 256> t{};
+  constexpr std::uint8_t kHand[8] = {0, 2, 1, 3, 4, 6, 5, 7};
+  for (int m = 0; m < 256; ++m) {
+    int c = 0;
+    for (int l = 0; l < 8; ++l)
+      if ((m >> l & 1) != 0) t[static_cast<std::size_t>(m)].v[c++] = kHand[l];
+  }
+  return t;
+}
+template <int K>
+inline constexpr Bytes32 kSpread = spread<K>();
+template <int K>
+inline constexpr Bytes32 kPads = pads<K>();
+template <int K>
+inline constexpr Bytes32 kPairRounds[3] = {pair_round<K>(1), pair_round<K>(2), pair_round<K>(3)};
+constexpr Bytes32 kSuitsLow = suit_units(0), kSuitsHigh = suit_units(2);
+constexpr Bytes32 kKeyBytes5[3] = {rank_key_byte(kCardKey5, 0), rank_key_byte(kCardKey5, 1),
+                                   rank_key_byte(kCardKey5, 2)};
+constexpr Bytes32 kKeyBytes7[3] = {rank_key_byte(kCardKey7, 0), rank_key_byte(kCardKey7, 1),
+                                   rank_key_byte(kCardKey7, 2)};
+constexpr std::array<Hands8, 256> kFlushHands = make_flush_hands();
+
+CAPSA_FAST_AVX2 inline __m256i load32(const Bytes32& b) {
+  return _mm256_load_si256(reinterpret_cast<const __m256i*>(b.v));
+}
+
 template <int K, bool Check, class Out>
-__attribute__((target("avx2,bmi,bmi2,popcnt"))) bool rows_v3(const std::uint8_t* p,
-                                                              std::size_t n, Out* out) noexcept {
-  return rows_scalar<K, Check, Out>(p, n, out);
+CAPSA_FAST_AVX2 bool rows_avx2(const std::uint8_t* p, std::size_t n, Out* out) noexcept {
+  constexpr int kShift = K == 5 ? kHash5Shift : kHash7Shift;
+  const std::uint32_t* offsets = K == 5 ? kHash5Offsets : kHash7Offsets;
+  const std::uint16_t* values = K == 5 ? kHash5Values : kHash7Values;
+  const CardEntry* cards = (K == 5 ? kCards5 : kCards7).data();
+  const Bytes32* key_bytes = K == 5 ? kKeyBytes5 : kKeyBytes7;
+  const __m256i spread_k = load32(kSpread<K>), pads_k = load32(kPads<K>);
+  const __m256i key0 = load32(key_bytes[0]), key1 = load32(key_bytes[1]), key2 = load32(key_bytes[2]);
+  const __m256i suits_low = load32(kSuitsLow), suits_high = load32(kSuitsHigh);
+  const __m256i low4 = _mm256_set1_epi8(0x0F);
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i flush_bias = _mm256_set1_epi64x(0x3333), flush_bits = _mm256_set1_epi64x(0x8888);
+  const __m256i low_bits = _mm256_set1_epi32((1 << kShift) - 1), low16 = _mm256_set1_epi32(0xFFFF);
+  constexpr int kInputAhead = 2048, kOutputAhead = 1024;  // prefetch distances, bytes
+  __m256i top = zero;   // byte-wise largest id of the step's cards
+  __m256i same = zero;  // bytes where two cards of a hand were equal
+  // A step reads 16 - 2K bytes past its own 8K: it runs while whole rows are there.
+  constexpr std::size_t kRowsPast = (16 - 2 * K + K - 1) / K;
+  constexpr std::size_t kBlock = 512;  // hands per flush list
+  alignas(32) std::uint32_t flushes[kBlock + 8];  // hands since block_i (8 written a step)
+  std::size_t n_flushes = 0, block_i = 0;
+  const std::uint8_t* block_p = p;
+  const auto settle = [&]() {
+    for (std::size_t f = 0; f < n_flushes; ++f) {
+      const std::size_t h = block_i + flushes[f];
+      const std::uint8_t* row = block_p + K * (h - block_i);
+      std::uint64_t key = kSuitBias, mask = 0;
+      for (int j = 0; j < K; ++j) {
+        key += cards[row[j]].key;
+        mask += cards[row[j]].mask;
+      }
+      // A row the vector counted a flush in holds one (unless it is invalid: then any suit).
+      const int suit = ((__builtin_ctzll((key & kFlushBits) | (std::uint64_t{1} << 63)) - 35) >> 2) & 3;
+      out[h] = static_cast<Out>(kFlush[(mask >> (16 * suit)) & 0x1FFF]);
+    }
+    n_flushes = 0;
+  };
+  std::size_t i = 0;
+  for (; i + 8 + kRowsPast <= n; i += 8, p += 8 * K) {
+    if constexpr (K >= 5) {
+      if (i - block_i == kBlock) {
+        settle();
+        block_p = p;
+        block_i = i;
+      }
+    }
+    _mm_prefetch(reinterpret_cast<const char*>(p) + kInputAhead, _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(out + i) + kOutputAhead, _MM_HINT_T0);
+    const __m256i loaded[2] = {
+        _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(p + 4 * K), reinterpret_cast<const __m128i*>(p)),
+        _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(p + 6 * K),
+                            reinterpret_cast<const __m128i*>(p + 2 * K))};
+    __m256i key[2], flush[2];
+    for (int h = 0; h < 2; ++h) {
+      __m256i c = _mm256_shuffle_epi8(loaded[h], spread_k);
+      if constexpr (Check) top = _mm256_max_epu8(top, c);
+      c = _mm256_or_si256(c, pads_k);
+      if constexpr (Check) {
+        for (int r = 0; r < K / 2; ++r) {
+          const __m256i other = _mm256_shuffle_epi8(c, load32(kPairRounds<K>[r]));
+          same = _mm256_or_si256(same, _mm256_cmpeq_epi8(c, other));
+        }
+      }
+      // The shift brings the next byte's low bits into bits 6-7: the mask drops them.
+      const __m256i rank = _mm256_and_si256(_mm256_srli_epi16(c, 2), low4);
+      const __m256i s0 = _mm256_sad_epu8(_mm256_shuffle_epi8(key0, rank), zero);
+      const __m256i s1 = _mm256_sad_epu8(_mm256_shuffle_epi8(key1, rank), zero);
+      const __m256i s2 = _mm256_sad_epu8(_mm256_shuffle_epi8(key2, rank), zero);
+      key[h] = _mm256_add_epi64(_mm256_add_epi64(s0, _mm256_slli_epi64(s1, 8)), _mm256_slli_epi64(s2, 16));
+      // vpshufb reads the id's low 4 bits (the suit is bits 0-1) and gives zero for bit 7.
+      const __m256i low = _mm256_sad_epu8(_mm256_shuffle_epi8(suits_low, c), zero);
+      const __m256i high = _mm256_sad_epu8(_mm256_shuffle_epi8(suits_high, c), zero);
+      const __m256i counters = _mm256_or_si256(low, _mm256_slli_epi64(high, 8));
+      flush[h] = _mm256_and_si256(_mm256_add_epi64(counters, flush_bias), flush_bits);
+    }
+    // 32-bit lanes h0 h2 h1 h3 | h4 h6 h5 h7, then in order.
+    __m256i k32 = _mm256_blend_epi32(key[0], _mm256_slli_epi64(key[1], 32), 0xAA);
+    k32 = _mm256_shuffle_epi32(k32, _MM_SHUFFLE(3, 1, 2, 0));
+    const __m256i row_offset =
+        _mm256_i32gather_epi32(reinterpret_cast<const int*>(offsets), _mm256_srli_epi32(k32, kShift), 4);
+    const __m256i slot = _mm256_add_epi32(row_offset, _mm256_and_si256(k32, low_bits));
+    const __m256i strength =
+        _mm256_and_si256(_mm256_i32gather_epi32(reinterpret_cast<const int*>(values), slot, 2), low16);
+    if constexpr (std::is_same_v<Out, std::int32_t>) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), strength);
+    } else {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
+                       _mm_packus_epi32(_mm256_castsi256_si128(strength), _mm256_extracti128_si256(strength, 1)));
+    }
+    if constexpr (K >= 5) {
+      // The step's flush hands (lanes in the order of k32 before its shuffle) onto the list.
+      const __m256i any = _mm256_or_si256(flush[0], _mm256_slli_epi64(flush[1], 32));
+      const auto lanes = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(any, zero))));
+      const __m256i hands = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kFlushHands[lanes].v)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(flushes + n_flushes),
+                          _mm256_add_epi32(hands, _mm256_set1_epi32(static_cast<int>(i - block_i))));
+      n_flushes += static_cast<std::size_t>(__builtin_popcount(lanes));
+    }
+  }
+  if constexpr (K >= 5) settle();
+  bool ok = true;
+  if constexpr (Check) {
+    const __m256i deck = _mm256_set1_epi8(kDeckSize);
+    ok = _mm256_testz_si256(same, same) &&
+         _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(top, deck), deck)) == 0;
+  }
+  const bool tail_ok = rows_scalar<K, Check, Out>(p, n - i, out + i);
+  return ok && tail_ok;
 }
 
 // AVX-512: 16 hands per step, one 32-bit lane each.
@@ -332,10 +549,10 @@ bool run_rows(BatchPath path, const std::uint8_t* p, std::size_t n, int k, Out* 
   }
   if (path == BatchPath::kX86_64_V3) {
     switch (k) {
-      case 3: return rows_v3<3, Check, Out>(p, n, out);
-      case 5: return rows_v3<5, Check, Out>(p, n, out);
-      case 6: return rows_v3<6, Check, Out>(p, n, out);
-      default: return rows_v3<7, Check, Out>(p, n, out);
+      case 3: return rows_avx2<3, Check, Out>(p, n, out);
+      case 5: return rows_avx2<5, Check, Out>(p, n, out);
+      case 6: return rows_avx2<6, Check, Out>(p, n, out);
+      default: return rows_avx2<7, Check, Out>(p, n, out);
     }
   }
 #else

@@ -64,8 +64,8 @@ std::size_t find_invalid_row(const T* cards, std::size_t n_hands, int k,
 
 // The loop evaluate_batch runs. kPortable is plain C++ built for the baseline target and
 // the reference; the others are chosen at run time and compiled for their instruction sets
-// whatever the build flags: kX86_64_V3 is the same loop built for AVX2, BMI2 and POPCNT
-// (Haswell, Zen and later), kAvx512 a vector loop doing 16 hands at a time (AVX-512 F, BW,
+// whatever the build flags: kX86_64_V3 a vector loop doing 8 hands at a time (AVX2, BMI
+// and POPCNT, no pext/pdep: Haswell, Zen and later), kAvx512 one doing 16 (AVX-512 F, BW,
 // VL, VBMI, VPOPCNTDQ and BITALG: Ice Lake, Sapphire Rapids, Zen 4 and later). All give
 // identical results.
 enum class BatchPath : std::uint8_t { kPortable = 0, kX86_64_V3, kAvx512 };
