@@ -3,6 +3,7 @@
 - ``mkdocs build --strict`` passes: no broken link, no missing page or anchor, no Python
   reference that does not resolve (mkdocs.yml, docs/); and a copy of the site with one
   broken link added fails, so a configuration that stopped being strict fails here too;
+- every ``CAPSA_FAST_*`` setting of the server is in the production page's table;
 - the README's and CONTRIBUTING's relative links (outside the site) point at files;
 - the pages' ``python`` and ``sh`` blocks run as the README's do (one namespace per page,
   commented values checked; the shell blocks against a live server); ``py`` blocks (they
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from api.server.settings import AppSettings, ServerSettings
 from tests.api.test_server import Server, server
 from tests.package.markdown_blocks import Block, blocks, run_python_blocks, run_shell_block
 
@@ -57,6 +59,15 @@ def test_the_docs_build_strictly(tmp_path: Path) -> None:
     assert 'id="capsa_fast._core.evaluate_batch"' in core
     banting = (site / "reference" / "banting" / "index.html").read_text(encoding="utf-8")
     assert 'id="capsa_fast.banting.Game"' in banting
+
+
+def test_every_setting_is_on_the_production_page() -> None:
+    text = (REPO / "docs" / "production.md").read_text(encoding="utf-8")
+    for settings in (AppSettings, ServerSettings):
+        for name in settings.model_fields:
+            assert (
+                f"| `{settings.variable(name)}`" in text or f", `{settings.variable(name)}`" in text
+            ), settings.variable(name)
 
 
 def test_the_readme_and_contributing_link_to_files_that_exist() -> None:
