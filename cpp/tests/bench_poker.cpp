@@ -1,12 +1,15 @@
 // C++-only throughput of the poker evaluator, one thread.
 //
-//   build/cpp/bench_poker [--json] [--hands N] [--repeats R] [--path NAME] [--external LIB]
+//   build/cpp/bench_poker [--json] [--hands N] [--repeats R] [--path NAME] [--int32]
+//                         [--external LIB]
 //
 // * evaluate_batch on the same N random uint8 hands (default 4,000,000, seed 1) for k = 3, 5,
 //   6, 7, with and without validation, on every batch path this CPU supports (or only
 //   --path portable|x86-64-v3|avx512); caches are flushed (a 64 MB buffer is read) before
 //   every timed run; the variants of one k are timed in turn, round after round, and
-//   the median of R rounds (default 9) is reported;
+//   the median of R rounds (default 9) is reported; strengths are written as uint16
+//   (Strength), or with --int32 as int32, what numpy callers receive and what --external
+//   writes (a like-for-like store stream beside it);
 // * Hand (capsa_fast/poker_hand.hpp) in an equity-style enumeration: every 5-card board
 //   from the 48 cards left after two players' hole cards, both players evaluated by adding
 //   their hole cards to the board's partial hand.
@@ -70,7 +73,7 @@ double median(std::vector<double> v) {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: bench_poker [--json] [--hands N] [--repeats R] [--path NAME] "
+               "usage: bench_poker [--json] [--hands N] [--repeats R] [--path NAME] [--int32] "
                "[--external LIB]\n");
   return 2;
 }
@@ -81,6 +84,7 @@ using ExternalBatch = int (*)(const std::uint8_t*, std::size_t, int, std::int32_
 
 int main(int argc, char** argv) {
   bool json = false;
+  bool int32 = false;
   std::size_t n = 4'000'000;
   int repeats = 9;
   std::vector<BatchPath> paths;
@@ -90,6 +94,8 @@ int main(int argc, char** argv) {
     const std::string arg = argv[i];
     if (arg == "--json") {
       json = true;
+    } else if (arg == "--int32") {
+      int32 = true;
     } else if (arg == "--external" && i + 1 < argc) {
       void* lib = dlopen(argv[++i], RTLD_NOW);
       void* fn = lib ? dlsym(lib, "capsa_external_batch") : nullptr;
@@ -138,7 +144,8 @@ int main(int argc, char** argv) {
   std::vector<Row> rows;
   for (int k : {3, 5, 6, 7}) {
     const std::vector<std::uint8_t> cards = random_hands(n, k);
-    std::vector<Strength> out(n);
+    std::vector<Strength> out(int32 ? 0 : n);
+    std::vector<std::int32_t> out32(int32 ? n : 0);
     // Every (path, validate) of this k timed in turn, round after round, so that a change
     // of load on the machine falls on all of them and their ratios hold.
     struct Variant {
@@ -164,11 +171,16 @@ int main(int argc, char** argv) {
         set_batch_path(v.path);
         flush_caches(flush);
         const auto t0 = std::chrono::steady_clock::now();
-        evaluate_batch(cards.data(), n, k, k, 1, out.data(), v.check);
+        if (int32) {
+          evaluate_batch(cards.data(), n, k, k, 1, out32.data(), v.check);
+        } else {
+          evaluate_batch(cards.data(), n, k, k, 1, out.data(), v.check);
+        }
         const auto t1 = std::chrono::steady_clock::now();
         if (rep > 0) v.times.push_back(std::chrono::duration<double>(t1 - t0).count());
         unsigned sum = 0;
         for (Strength s : out) sum += s;
+        for (std::int32_t s : out32) sum += static_cast<unsigned>(s);
         v.checksum = sum;
       }
     }
@@ -227,8 +239,8 @@ int main(int argc, char** argv) {
 
   if (json) {
     std::printf("{\"hands\": %zu, \"repeats\": %d, \"default_path\": \"%s\", \"external\": \"%s\", "
-                "\"batch\": [",
-                n, repeats, batch_path_name(default_path), external_name.c_str());
+                "\"output\": \"%s\", \"batch\": [",
+                n, repeats, batch_path_name(default_path), external_name.c_str(), int32 ? "int32" : "uint16");
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];
       std::printf("%s{\"path\": \"%s\", \"k\": %d, \"validate\": %s, \"ns_per_hand\": %.4f, "
@@ -241,9 +253,9 @@ int main(int argc, char** argv) {
                 boards, wins, ties, enum_s, n_boards / enum_s / 1e6, 2 * n_boards / enum_s / 1e6);
     return 0;
   }
-  std::printf("evaluate_batch, %zu random uint8 hands, one thread, median of %d (caches flushed); "
-              "default path here: %s\n",
-              n, repeats, batch_path_name(default_path));
+  std::printf("evaluate_batch, %zu random uint8 hands, %s strengths, one thread, median of %d "
+              "(caches flushed); default path here: %s\n",
+              n, int32 ? "int32" : "uint16", repeats, batch_path_name(default_path));
   if (external) std::printf("external: %s\n", external_name.c_str());
   std::printf("%-10s %2s %-9s %10s %14s  %s\n", "path", "k", "validate", "ns/hand", "M hands/s",
               "checksum");

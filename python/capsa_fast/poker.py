@@ -79,8 +79,8 @@ def evaluate_batch(
 def batch_paths() -> tuple[str, ...]:
     """The batch loops this CPU can run, the portable reference first and the fastest last.
 
-    ``"portable"`` is plain C++; ``"x86-64-v3"`` the same loop built for AVX2/BMI2/POPCNT;
-    ``"avx512"`` a vector loop doing 16 hands a step. All give identical strengths.
+    ``"portable"`` is plain C++; ``"x86-64-v3"`` a vector loop doing 8 hands a step (AVX2,
+    BMI, POPCNT); ``"avx512"`` one doing 16. All give identical strengths.
     """
     return tuple(_core.batch_paths())
 
