@@ -16,7 +16,7 @@ Each request is drawn from ``--mix`` (relative weights):
 
 With ``--batch-clients N``, N more connections (in a process of their own) loop POSTing
 /v1/evaluate/batch with the largest batch the API takes (DEFAULT_MAX_BATCH_HANDS, read from
-api/server/schemas.py) of 7-card hands; their latencies are reported on a line of their own and
+api/poker/schemas.py) of 7-card hands; their latencies are reported on a line of their own and
 left out of the totals, so the table shows whether they starve the other routes.
 
 A latency runs from sending the request (from connecting, when the server had closed the
@@ -101,9 +101,9 @@ def _json(value: Any) -> bytes:
 
 
 def _max_batch_hands() -> int:
-    """DEFAULT_MAX_BATCH_HANDS from api/server/schemas.py, read as text so the client imports
+    """DEFAULT_MAX_BATCH_HANDS from api/poker/schemas.py, read as text so the client imports
     nothing of the project (it may be run against a server elsewhere)."""
-    tree = ast.parse((ROOT / "api" / "server" / "schemas.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "api" / "poker" / "schemas.py").read_text(encoding="utf-8"))
     for node in tree.body:
         targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
         value = getattr(node, "value", None)
@@ -111,7 +111,7 @@ def _max_batch_hands() -> int:
             if isinstance(target, ast.Name) and target.id == "DEFAULT_MAX_BATCH_HANDS":
                 return int(ast.literal_eval(value))  # type: ignore[arg-type]
     raise SystemExit(
-        "DEFAULT_MAX_BATCH_HANDS not found in api/server/schemas.py; pass --batch-hands"
+        "DEFAULT_MAX_BATCH_HANDS not found in api/poker/schemas.py; pass --batch-hands"
     )
 
 

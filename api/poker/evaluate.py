@@ -8,12 +8,7 @@ import numpy as np
 from capsa_fast import _core, format_cards, poker
 from flask import Response, current_app
 
-from api.server.cards import card_ids
-from api.server.common import engine
-from api.server.errors import MAX_FIELD_ERRORS, ApiProblem, FieldErrors
-from api.server.language import message_language
-from api.server.routing import ModelBlueprint
-from api.server.schemas import (
+from api.poker.schemas import (
     BOARD_SIZE,
     HAND_SIZES,
     HOLE_SIZE,
@@ -25,6 +20,11 @@ from api.server.schemas import (
     ShowdownRequest,
     ShowdownResponse,
 )
+from api.server.cards import card_ids
+from api.server.common import engine
+from api.server.errors import MAX_FIELD_ERRORS, ApiProblem, FieldErrors
+from api.server.language import message_language
+from api.server.routing import ModelBlueprint
 
 bp = ModelBlueprint("poker", __name__, url_prefix="/v1", tag="poker")
 

@@ -19,7 +19,7 @@ from pydantic import Field, PositiveFloat, PositiveInt, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from api.poker.equity_schemas import DEFAULT_EQUITY_MAX_SAMPLES
-from api.server.schemas import DEFAULT_MAX_BATCH_HANDS
+from api.poker.schemas import DEFAULT_MAX_BATCH_HANDS
 
 ENV_PREFIX = "CAPSA_FAST_"
 KIB = 1024
