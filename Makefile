@@ -6,10 +6,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 # The server's settings: make variables, else the CAPSA_FAST_* environment, else defaults
-# (api/settings.py reads the environment; the README lists every variable).
+# (api/server/settings.py reads the environment; docs/production.md lists every variable).
 HOST ?= $(or $(CAPSA_FAST_HOST),127.0.0.1)
 PORT ?= $(or $(CAPSA_FAST_PORT),8000)
-# WORKERS empty: one per core (api/settings.py, ServerSettings).
+# WORKERS empty: one per core (api/server/settings.py, ServerSettings).
 WORKERS ?= $(CAPSA_FAST_WORKERS)
 
 # Two sets of dependencies: what serving needs (`make run`: the package with its "server"
