@@ -1146,9 +1146,16 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
           heap[heaped++] = lin;
           std::push_heap(heap.begin(), heap.begin() + static_cast<std::ptrdiff_t>(heaped), std::greater<float>());
         } else if (lin > heap[0]) {
-          std::pop_heap(heap.begin(), heap.begin() + static_cast<std::ptrdiff_t>(heaped), std::greater<float>());
-          heap[heaped - 1] = lin;
-          std::push_heap(heap.begin(), heap.begin() + static_cast<std::ptrdiff_t>(heaped), std::greater<float>());
+          // The smallest replaced and sifted down: one pass, where pop_heap and push_heap
+          // take two.
+          std::size_t at = 0;
+          for (std::size_t child = 1; child < heaped; child = 2 * at + 1) {
+            if (child + 1 < heaped && heap[child + 1] < heap[child]) ++child;
+            if (!(heap[child] < lin)) break;
+            heap[at] = heap[child];
+            at = child;
+          }
+          heap[at] = lin;
         }
         if (heaped == candidates) floor_score = heap[0];
       }
