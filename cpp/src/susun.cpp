@@ -1170,7 +1170,9 @@ std::vector<Arrangement> arrange(const int* cards13, const Rules& rules, Strateg
       const int n = bottoms_between(bound.data(), std::max(lower, floor_score), upper, in_band.data());
       for (int at = 0; at < n; ++at) {
         const auto b = static_cast<std::uint16_t>(in_band[static_cast<std::size_t>(at)]);
-        if (bound[b] >= floor_score) search_bottom(b);
+        // The padding slots (bound -inf) pass a band from -inf while the floor is -inf
+        // too: they are no bottoms.
+        if (b < kNumFives && bound[b] >= floor_score) search_bottom(b);
       }
       if (lower == -HUGE_VALF) break;
       upper = lower;
