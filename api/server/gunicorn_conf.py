@@ -3,9 +3,9 @@
 ``make run`` and ``capsa-fast serve`` start
 ``gunicorn -c python:api.server.gunicorn_conf 'api.server.asgi:create_asgi_app()'``. The
 settings are ``api.server.settings.ServerSettings`` (the app's own are ``AppSettings``);
-the README lists both.
+docs/production.md lists both.
 
-The design (README, "Serving"): gunicorn's master runs one worker process per core; each
+The design (docs/production.md): gunicorn's master runs one worker process per core; each
 worker is uvicorn (``api.server.worker``: an event loop that reads requests whole, with deadlines
 and size caps on headers and bodies) in front of the Flask app, which runs in thread pools
 per kind of route (``api.server.bridge``). A slow client holds a few KB of an event loop, never a

@@ -5,7 +5,7 @@ with pydantic-settings: one field per setting, with its type, default and meanin
 environment, then the mapping it is given; each lands in ``app.config`` under its config key).
 :class:`ServerSettings` are the server's (``api.server.gunicorn_conf``, ``api.server.worker``,
 ``api.server.asgi``). A variable that does not parse is an error at start-up naming the variable,
-never a silently ignored limit. The README's "Running in production" lists them all.
+never a silently ignored limit. docs/production.md lists them all.
 """
 
 from __future__ import annotations
@@ -180,7 +180,7 @@ class ServerSettings(_EnvSettings):
     )
     # Two, not more: a worker's Python runs one thread at a time (the GIL), so more threads
     # only queue for it. Mixed load, same period, 2 vs 4: 1,106 vs 940 req/s (median of
-    # three runs each), p99 45 vs 58 ms (README, "Serving").
+    # three runs each), p99 45 vs 58 ms (docs/production.md).
     compute_threads: PositiveInt = Field(
         2, description="Threads per worker for the stateless routes."
     )
@@ -214,7 +214,7 @@ class ServerSettings(_EnvSettings):
     )
     # Fifty thousand, not fewer: each restart leaves one worker serving alone for a second
     # or two (they restart one at a time). Mixed load with slow clients, 0 vs 10,000: 891
-    # and 937 vs 847 and 892 req/s, p99 about 8 ms higher (README, "Serving").
+    # and 937 vs 847 and 892 req/s, p99 about 8 ms higher (docs/production.md).
     max_requests: int = Field(
         50_000, ge=0, description="Requests after which a worker is replaced (0: never)."
     )

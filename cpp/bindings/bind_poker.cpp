@@ -210,8 +210,7 @@ std::string row_problem(const std::vector<long long>& row) {
 
 // Rows per unit of work handed to a thread, and the fewest rows worth a thread of their
 // own: with 16,384 rows each, two threads are 1.87x one at 32,768 rows when the pool
-// thread is still spinning from the call before, 1.27x when it was asleep (README,
-// "Performance").
+// thread is still spinning from the call before, 1.27x when it was asleep (docs/performance.md).
 constexpr std::size_t kChunkRows = 16384;
 constexpr std::size_t kMinRowsPerThread = 16384;
 

@@ -11,7 +11,7 @@
 // the candidates is dropped, so the strong ones get most of the rollouts. Sharing the
 // worlds between candidates makes their comparison much less noisy than separate samples.
 // standard-v2's own move starts SearchBudget::prior points ahead (1.0 by default; measured
-// on 2026-12-04, README): a candidate has to beat it clearly to be played instead. Clearly
+// by duplicate deals): a candidate has to beat it clearly to be played instead. Clearly
 // means twice over (the second session of 2026-12-04): its lead over standard-v2's move on
 // the same worlds must exceed the prior by SearchBudget::confidence standard errors, and it
 // must still do at least as well (SearchBudget::check_margin) on check_worlds fresh worlds
@@ -37,7 +37,7 @@ constexpr std::size_t kMaxCandidates = 16;
 // step swapping a card between two other seats (or a seat and the undealt stock, with fewer
 // than four players) and accepted with probability
 // min(1, kMismatch ** (change in mismatches)); after kBurnIn steps every kThin-th deal is
-// kept (12 * 10 = 120 deals). Measured on 2026-12-04 (third session, README): they replaced
+// kept (12 * 10 = 120 deals). Measured by duplicate deals: they replaced
 // a pool of 256 deals dealt at random and weighted 0.6 ** mismatches, which late in a
 // round held few deals that fit; with chains, 0.2 measured better than 0.6 or 0.05 against
 // three standard, and 12 short chains better than 2 long ones (more different deals).
@@ -49,7 +49,7 @@ constexpr double kMismatch = 0.2;
 // How well standard-v2 explains the other seats (fits_model()): the fewest mismatches of any
 // deal the chains visited, over the other seats' moves, scored as the log odds of a player
 // who differs from standard-v2 at kFitRate of its moves against one who does at kRoughRate.
-// Above kTrustLogOdds the search trusts its model. Measured (README): against three
+// Above kTrustLogOdds the search trusts its model. Measured: against three
 // standard the odds pass 3 at about three searched moves in four, against three expert at
 // about one in eight.
 constexpr double kFitRate = 0.03;

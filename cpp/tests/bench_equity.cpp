@@ -1,4 +1,4 @@
-// Equity figures (README, "Performance"): bench_equity [--json] [--repeat N]
+// Equity figures (docs/performance.md): bench_equity [--json] [--repeat N]
 //   hand vs hand preflop, exact (1,712,304 boards), one thread
 //   hand vs a range of 100 combinations preflop, exact, one thread (AhKh vs 22+,ATs+,KQs,JTs,KQo)
 //   Monte Carlo range vs range, showdowns per second on 1 and 2 threads

@@ -3,7 +3,7 @@
 A round code determines a deal. The codes a game issues are its letter (``B`` for Capsa
 Banting, ``S`` for Capsa Susun) + the number of players + 13 characters of Crockford base32
 holding a 64-bit seed, e.g. ``B47ZK2M9Q4XZ1HR8``. Codes of 9 such characters (a 45-bit seed,
-e.g. ``B4K7M2Q9XZ1``: what the games issued before 2026-12-05, and what simulations still
+e.g. ``B4K7M2Q9XZ1``: what earlier versions of the games issued, and what simulations still
 show) deal as they always did. 45 bits were too few to keep a code secret: from its own 13
 cards a seat could search every seed in a few dozen core-hours; 64 bits put that out of
 reach. Any other code word of 1-32 letters, digits,
@@ -27,7 +27,7 @@ SEED_CHARS = 13
 """Characters of an issued code's seed: 13 of base32 hold 64 bits (the first is 0-F)."""
 SEED_BITS = 64
 SHORT_SEED_CHARS = 9
-"""The short form: 9 characters, a seed below 2**45 (codes issued before 2026-12-05)."""
+"""The short form: 9 characters, a seed below 2**45 (codes issued by earlier versions)."""
 SHORT_SEED_BITS = 5 * SHORT_SEED_CHARS
 MAX_CODE_LENGTH = 32
 _CODE_WORD_CHARS = frozenset(string.ascii_uppercase + string.digits + "-_")

@@ -29,7 +29,7 @@ inline constexpr int kNumPlayActions = 1664;  // 13 + 78 + 286 + 1287
 inline constexpr int kPassAction = kNumPlayActions;
 inline constexpr int kNumActions = kNumPlayActions + 1;
 
-// Offsets and sizes of the observation's sections (the README's table lists them).
+// Offsets and sizes of the observation's sections (docs/rl.md's table lists them).
 struct ObsLayout {
   static constexpr int kHand = 0;                       // 52: own cards, by Big Two index
   static constexpr int kRow = kHand + 52;               // 13 x (13 ranks + 4 suits): own row

@@ -6,7 +6,7 @@ rules, its code and the moves made, so replaying the moves rebuilds any position
 
 Round codes: the codes this package issues are ``B`` + the number of players + 13 characters
 of Crockford base32 holding a 64-bit seed, e.g. ``B44D3BFCNXW9N3Z``; the short form of 9
-characters (a 45-bit seed, e.g. ``B4K7M2Q9XZ1``, issued before 2026-12-05) still deals as it
+characters (a 45-bit seed, e.g. ``B4K7M2Q9XZ1``, issued by earlier versions) still deals as it
 did (:mod:`capsa_fast._codes`). Any other code word of 1-32
 letters, digits, ``-`` or ``_`` (``FRIDAY-GAME``, ``B02L1739204``) works too: its seed is the
 first 8 bytes, big-endian, of the SHA-256 of ``capsa_fast banting round `` + the upper-cased
@@ -40,7 +40,7 @@ BOT_LEVELS: tuple[str, ...] = (
 """Bot levels, weakest first but for ``standard-v1`` and ``standard-v2`` (``standard``
 before each time it was strengthened, kept for comparison; ``standard-v2`` is ``standard``
 without its look-ahead near the end of a round). ``master`` searches: 1,500 rollouts a move by
-default, up to about 50 ms (a median 9 ms for a searched move on the 2026-12-03 machine)."""
+default, up to about 50 ms a move (docs/performance.md has the measured times)."""
 MASTER_ITERATIONS: int = _core.BANTING_MASTER_ITERATIONS
 """The master's default budget: rollouts a move (up to about 50 ms on one core)."""
 

@@ -20,8 +20,8 @@ CONFIG = "python:api.server.gunicorn_conf"
 @json_option
 def command(host: str | None, port: int | None, workers: int | None, as_json: bool) -> None:
     """Serve the HTTP API: gunicorn with api/server/gunicorn_conf.py, the same command `make run`
-    starts. Every other setting comes from its CAPSA_FAST_* variable (README, "Running in
-    production"). With --json: print the settings it would serve with, as one JSON object,
+    starts. Every other setting comes from its CAPSA_FAST_* variable (docs/production.md lists
+    them). With --json: print the settings it would serve with, as one JSON object,
     and exit. Needs the server's dependencies: pip install "capsa_fast[server]".
     """
     given = {"HOST": host, "PORT": port, "WORKERS": workers}

@@ -38,7 +38,7 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
 
     ``opponents``: a bot level for every other seat, or one level per other seat in seat
     order after the learner's; :attr:`bot_levels` says what each plays (a ``standard``
-    seat is ``standard-v2`` here, as in the vector env: see the README). ``seat``: the
+    seat is ``standard-v2`` here, as in the vector env: see docs/rl.md). ``seat``: the
     learner's seat, or None for a random seat each round. Observations and actions as in
     :mod:`capsa_fast.rl.encoding` (the mask is ``int8``). The reward is the learner's
     points when the round ends, 0 before. The bots move between the learner's turns.

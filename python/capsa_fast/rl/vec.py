@@ -18,7 +18,7 @@ Obs = dict[str, npt.NDArray[Any]]
 
 # The bots that step inside the vector env's C++ loop, with their seat kind there (the C++
 # BotLevel); master's search is left to the one-game envs. A standard seat plays
-# standard-v2 (see the README: the look-ahead would cost the throughput issue 16 asks for).
+# standard-v2 (see docs/rl.md: the look-ahead would cost the throughput issue 16 asks for).
 _VEC_KINDS = {
     "random": 0,
     "beginner": 1,

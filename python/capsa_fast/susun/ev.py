@@ -40,7 +40,7 @@ from .rules import POSITIONS, PRESETS, Rules
 
 DATA_DIR = Path(__file__).with_name("data")
 PREVIOUS_DIR = DATA_DIR / "v3"
-"""The models per table size of 2026-12-01 to 2026-12-04 (``ev-v2``, ``ev-v3``)."""
+"""The earlier models per table size (``ev-v2``, ``ev-v3``), kept for comparison."""
 NUM_KEYS: int = _core.SUSUN_NUM_ROW_KEYS
 
 
@@ -188,8 +188,8 @@ VERSIONS: dict[str, dict[str, bool]] = {
 }
 """Strategies that arrange as ``ev`` does with another model (:func:`ev_model`'s
 arguments): ``ev-v1``, the first model (4-player tables); ``ev-v2``, models per table size
-from one pass of ev against ``percentile`` play; ``ev-v3``, those with card removal (the
-ev of 2026-12-01 to 2026-12-04); ``ev-cr``, today's models with card removal."""
+from one pass of ev against ``percentile`` play; ``ev-v3``, those with card removal;
+``ev-cr``, the current models with card removal."""
 
 
 def model_from_counts(
@@ -223,7 +223,7 @@ def ev_model(
     ``legacy``: the model as it was before models per table size (``ev-v1``, which never
     has card removal); ``previous``: the models per table size of ``ev-v2`` and ``ev-v3``.
     ``card_removal``: each hand re-weighs the opponents' row keys by the cards it holds
-    (``ev-v3``, ``ev-cr``). Off by default since the models settled (2026-12-05): against
+    (``ev-v3``, ``ev-cr``). Off by default: with the current models, against
     players arranging as the model says it lost at every preset and table size measured."""
     card_removal = card_removal and not legacy
     key = f"{players}:{legacy}:{previous}:{card_removal}:{rules.fingerprint}"
