@@ -1,0 +1,52 @@
+"""The page for assistive technology and the keyboard: one level-one heading on every
+screen at every width, focus that follows the round, a focus ring unlike the selection
+outline, and disabled buttons that look disabled."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.web.browser.helpers import Banting, Page, Susun
+
+# The page's level-one headings as assistive technology finds them: not display:none nor
+# visibility:hidden (on the element or an ancestor), not aria-hidden, and with a name.
+HEADINGS_JS = r"""
+return [...document.querySelectorAll("h1")].map((e) => {
+  let hidden = false;
+  for (let a = e; a; a = a.parentElement) {
+    const gone = getComputedStyle(a).display === "none" || a.hidden;
+    if (gone || a.getAttribute("aria-hidden") === "true") hidden = true;
+  }
+  if (getComputedStyle(e).visibility === "hidden") hidden = true;
+  return { text: e.textContent.trim(), hidden };
+});
+"""
+
+
+def assert_one_heading(page: Page, where: str) -> None:
+    headings = page.js(HEADINGS_JS)
+    shown = [h for h in headings if not h["hidden"] and h["text"]]
+    assert len(shown) == 1, f"{where}: level-one headings {headings}"
+
+
+SIZES: dict[str, Callable[[Page], None]] = {"phone": Page.phone, "desktop": Page.desktop}
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_level_one_heading_on_every_screen(page: Page, size: str) -> None:
+    SIZES[size](page)
+    page.open("/")
+    page.wait_state("setup")
+    assert_one_heading(page, f"Banting setup, {size}")
+    Banting(page).start()
+    assert_one_heading(page, f"Banting table, {size}")
+    table = Susun(page)
+    table.start(players="2")
+    assert_one_heading(page, f"Susun arranging, {size}")
+    page.press("auto-arrange")
+    page.wait(lambda: page.snapshot()["hand"] == [], "«Susun Otomatis» to place all 13")
+    page.press("submit")
+    table.revealed()
+    assert_one_heading(page, f"Susun result, {size}")
