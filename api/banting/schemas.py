@@ -61,7 +61,9 @@ _SETTING_SCHEMAS: dict[str, dict[str, Any]] = {
                 {"type": "integer", "minimum": 1, "maximum": 13},
                 {"type": "integer", "minimum": 0, "maximum": 1000},
             ],
-            "items": False,
+            # Every item is an integer; no boolean schema (``items: false``), which client
+            # generators refuse: maxItems already closes the pair.
+            "items": {"type": "integer"},
             "minItems": 2,
             "maxItems": 2,
         },
