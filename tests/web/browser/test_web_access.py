@@ -50,3 +50,47 @@ def test_a_level_one_heading_on_every_screen(page: Page, size: str) -> None:
     page.press("submit")
     table.revealed()
     assert_one_heading(page, f"Susun result, {size}")
+
+
+# Where the focus is: inside the table section, or inside the result card.
+FOCUS_JS = r"""
+const e = document.activeElement;
+return { table: !!(e && e.closest("section.table")),
+         result: !!(e && e.closest('[data-role="result"]')),
+         tag: e ? e.outerHTML.slice(0, 80) : null };
+"""
+
+
+def focus(page: Page) -> dict[str, object]:
+    return page.js(FOCUS_JS)
+
+
+def start_untouched(page: Page, game: str) -> None:
+    """Press «Mulai Main» and let the deal run to its end: a tap to skip it would put the
+    focus where it lands, as a person's tap does."""
+    page.switch_game(game)
+    page.wait_state("setup")
+    page.press("start")
+    page.wait_state("playing")
+
+
+def test_focus_follows_the_susun_round(page: Page) -> None:
+    table = Susun(page)
+    start_untouched(page, "susun")
+    table.dealt()
+    assert focus(page)["table"], f"after «Mulai Main» focus is on {focus(page)}"
+    page.press("auto-arrange")
+    page.wait(lambda: page.snapshot()["hand"] == [], "«Susun Otomatis» to place all 13")
+    page.press("submit")
+    table.revealed()
+    page.wait(lambda: focus(page)["result"], lambda: f"focus on the result; {focus(page)}")
+    page.press("next-round")
+    table.dealt()
+    page.wait(lambda: focus(page)["table"], lambda: f"focus on the table; {focus(page)}")
+    assert not focus(page)["result"]
+
+
+def test_focus_moves_to_the_banting_table_when_a_round_starts(page: Page) -> None:
+    start_untouched(page, "banting")
+    Banting(page).synced()
+    assert focus(page)["table"], f"after «Mulai Main» focus is on {focus(page)}"

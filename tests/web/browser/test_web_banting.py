@@ -134,6 +134,13 @@ def test_whole_rounds_by_hint_to_the_result_card(page: Page) -> None:
         ).startswith("Sisa"), snap["info"]
         check_result(view, snap)
         if round_number == 1:
+            # Focus moved to the result card (round 2 taps through, and a tap moves it).
+            page.wait(
+                lambda: page.js(
+                    "return !!document.activeElement.closest('[data-role=\"result\"]')"
+                ),
+                "focus on the result card",
+            )
             page.screenshot("banting-result-desktop")
             check_request_times(page, moves)
         scores = [a + b for a, b in zip(scores or [0] * 4, view["result"]["scores"], strict=True)]

@@ -412,6 +412,7 @@ async function playIn(view, { deal, from }) {
   const previous = state.view;
   setView(view);
   if (previous && previous.round !== view.round) state.selected.clear();
+  if (deal) state.els.section.focus({ preventScroll: true }); // a round starts
   await sequence(async () => {
     if (deal) {
       setState("dealing");
@@ -557,20 +558,20 @@ function build() {
   const result = h("div", { class: "result-slot" });
   const others = otherSeats(view.players, view.seat).map((seat) => seats[seat]);
 
-  root.replaceChildren(
-    h(
-      "section",
-      { class: `banting table players-${view.players}`, "aria-label": t("banting") },
-      h("div", { class: "roundbar" }, roundLine, codeLine),
-      h("div", { class: "felt", role: "group", "aria-label": t("seatsLabel") }, others, table, result),
-      seats[view.seat],
-      info,
-      status,
-      hand,
-      h("div", { class: "actions" }, actions.hint, actions.pass, actions.play),
-    ),
+  // tabindex -1: focus lands on the table when a round starts (the start button is gone).
+  const section = h(
+    "section",
+    { class: `banting table players-${view.players}`, "aria-label": t("banting"), tabindex: "-1" },
+    h("div", { class: "roundbar" }, roundLine, codeLine),
+    h("div", { class: "felt", role: "group", "aria-label": t("seatsLabel") }, others, table, result),
+    seats[view.seat],
+    info,
+    status,
+    hand,
+    h("div", { class: "actions" }, actions.hint, actions.pass, actions.play),
   );
-  state.els = { seats, trick, trickLabel, table, info, status, hand, actions, roundLine, codeLine, result };
+  root.replaceChildren(section);
+  state.els = { section, seats, trick, trickLabel, table, info, status, hand, actions, roundLine, codeLine, result };
 }
 
 function renderAll() {

@@ -185,6 +185,14 @@ function showView(view) {
   setState(view.revealed ? "round-over" : "playing");
   afterChange();
   scheduleClocks();
+  focusScreen();
+}
+
+/** The frame was drawn anew, so focus went with the old one: it goes to the result once
+ * the round is over, else to the table (tabindex -1 on both). */
+function focusScreen() {
+  const result = state.els.reveal.querySelector('[data-role="result"]');
+  (result || state.els.section).focus({ preventScroll: true });
 }
 
 function setView(view) {
@@ -204,6 +212,7 @@ async function dealIn(view) {
   state.note = ""; // a new deal starts with a clean status line
   setView(view);
   build();
+  focusScreen();
   await sequence(async () => {
     if (state !== mine) return;
     setState("dealing");
@@ -608,7 +617,7 @@ function build() {
   root.replaceChildren(
     h(
       "section",
-      { class: `susun table players-${view.players}`, "aria-label": t("susun") },
+      { class: `susun table players-${view.players}`, "aria-label": t("susun"), tabindex: "-1" },
       h("div", { class: "roundbar" }, roundLine, codeLine, timer),
       h("div", { class: "seatbar", role: "group", "aria-label": t("seatsLabel") }, chips),
       reveal,
@@ -623,7 +632,7 @@ function build() {
       ),
     ),
   );
-  state.els = { chips, rows, tray: trayEl, back, actions, confirm, specials, roundLine, codeLine, timer, info, status, reveal };
+  state.els = { section: root.firstElementChild, chips, rows, tray: trayEl, back, actions, confirm, specials, roundLine, codeLine, timer, info, status, reveal };
 }
 
 // Drag and drop (a desktop mouse): drag a card (with the other selected cards, if it is
