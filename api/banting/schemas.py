@@ -72,8 +72,24 @@ _SETTING_SCHEMAS: dict[str, dict[str, Any]] = {
 }
 
 
+# Read by Rules.from_dict besides the settings: the name a game view reports for its
+# straights, so a view's rules can be sent back as they are.
+_ALIASES: dict[str, dict[str, Any]] = {
+    "straight_order": {
+        "anyOf": [
+            {"type": "string", "enum": [*banting.STRAIGHT_ORDERS, "custom"]},
+            {"type": "null"},
+        ],
+        "description": (
+            "The name of 'straights' (as a game view reports it): stands in for 'straights' "
+            "when that is omitted ('custom' then is refused), else must match it; null is "
+            "the same as leaving it out."
+        ),
+    },
+}
+
 _rules_schema = rules_json_schema(
-    "BantingRules", list(banting.PRESETS), banting.DEFAULT_PRESET, _SETTING_SCHEMAS
+    "BantingRules", list(banting.PRESETS), banting.DEFAULT_PRESET, _SETTING_SCHEMAS, _ALIASES
 )
 
 

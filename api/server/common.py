@@ -110,10 +110,18 @@ def read_rules(
 
 
 def rules_json_schema(
-    title: str, presets: Sequence[str], default: str, settings: Mapping[str, Any]
+    title: str,
+    presets: Sequence[str],
+    default: str,
+    settings: Mapping[str, Any],
+    aliases: Mapping[str, Any] | None = None,
 ) -> Callable[[dict[str, Any]], None]:
     """The OpenAPI schema of a game's ``rules`` object (for pydantic's json_schema_extra):
-    a preset and any settings to override, each documented; checked by the package."""
+    a preset and any settings to override, each documented; checked by the package.
+
+    ``aliases`` are the other keys the package's ``from_dict`` reads (e.g. a legacy name).
+    The package refuses any other key, so the object is closed (``additionalProperties:
+    false``) and a client's types catch a misspelt setting."""
 
     def apply(schema: dict[str, Any]) -> None:
         schema.clear()
@@ -129,8 +137,9 @@ def rules_json_schema(
                 "properties": {
                     "preset": {"type": "string", "enum": list(presets), "default": default},
                     **settings,
+                    **(aliases or {}),
                 },
-                "additionalProperties": True,
+                "additionalProperties": False,
             }
         )
 

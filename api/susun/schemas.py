@@ -129,8 +129,23 @@ _SETTING_SCHEMAS: dict[str, dict[str, Any]] = {
 }
 
 
+# Read by Rules.from_dict besides the settings (RULES.md 4.3): the legacy name of
+# super_players.
+_ALIASES: dict[str, dict[str, Any]] = {
+    "super_min_players": {
+        "type": "integer",
+        "minimum": TABLE_SIZES[0],
+        "maximum": TABLE_SIZES[-1],
+        "deprecated": True,
+        "description": (
+            "Legacy: the fewest players for a super, read as super_players [n >= k]; must "
+            "match super_players when both are given."
+        ),
+    },
+}
+
 _rules_schema = rules_json_schema(
-    "SusunRules", list(susun.PRESETS), susun.DEFAULT_PRESET, _SETTING_SCHEMAS
+    "SusunRules", list(susun.PRESETS), susun.DEFAULT_PRESET, _SETTING_SCHEMAS, _ALIASES
 )
 
 
