@@ -4,10 +4,15 @@ outline, and disabled buttons that look disabled."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webelement import WebElement
 
+from tests.web.browser import deals
 from tests.web.browser.helpers import Banting, Page, Susun
 
 # The page's level-one headings as assistive technology finds them: not display:none nor
@@ -94,3 +99,71 @@ def test_focus_moves_to_the_banting_table_when_a_round_starts(page: Page) -> Non
     start_untouched(page, "banting")
     Banting(page).synced()
     assert focus(page)["table"], f"after «Mulai Main» focus is on {focus(page)}"
+
+
+STYLE_JS = r"""
+const s = getComputedStyle(arguments[0]);
+return { background: s.backgroundColor, color: s.color, opacity: s.opacity,
+         outline: `${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor} ${s.outlineOffset}`,
+         shadow: s.boxShadow, focusVisible: arguments[0].matches(":focus-visible") };
+"""
+
+
+def style(page: Page, element: WebElement) -> dict[str, str]:
+    return page.js(STYLE_JS, element)
+
+
+def grey(colour: str) -> bool:
+    """rgb(…) / rgba(…) whose channels are (nearly) equal: no hue."""
+    channels = [int(float(c)) for c in re.findall(r"[\d.]+", colour)[:3]]
+    return max(channels) - min(channels) <= 24
+
+
+def test_a_focused_selected_card_shows_the_focus(page: Page) -> None:
+    table = Banting(page)
+    start_untouched(page, "banting")
+    _, snap = table.synced()
+    first, second, third = snap["hand"][:3]  # in the page's order
+    table.select([first, third])
+    # Keyboard focus on the first (selected) card: Shift+Tab from the second.
+    page.js("arguments[0].focus()", table.card(second))
+    ActionChains(page.driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    focused = page.wait(
+        lambda: s if (s := style(page, table.card(first)))["focusVisible"] else None,
+        lambda: (
+            f"keyboard focus on {first}; focus is on "
+            + page.js("return document.activeElement.outerHTML.slice(0, 80)")
+        ),
+    )
+    page.wait(lambda: page.js("return document.getAnimations().length === 0"), "still cards")
+    focused = style(page, table.card(first))
+    selected = style(page, table.card(third))
+    page.screenshot("banting-focused-selected-desktop")
+    assert not selected["focusVisible"]
+    looks = ("outline", "shadow")
+    assert any(focused[k] != selected[k] for k in looks), (focused, selected)
+
+
+def test_disabled_buttons_look_disabled(page: Page) -> None:
+    table = Banting(page)
+    deal = deals.find_deal(lambda game: game.first_play, max_hints=0)  # the player leads
+    page.open(f"/?code={deal.code}")
+    start_untouched(page, "banting")
+    view, _ = table.synced()
+    play = page.action("play")
+    assert page.is_disabled(play), "«Keluarkan» with nothing selected"
+    off = style(page, play)
+    page.screenshot("banting-play-disabled-desktop")
+    hint = view["hint"]
+    assert hint and hint["play"] != "pass"
+    table.select(hint["play"])
+    page.wait(lambda: not page.is_disabled(play), "«Keluarkan» enabled by the hint's cards")
+    on = style(page, play)
+    assert grey(off["background"]) and not grey(on["background"]), (off, on)
+    assert off["color"] != on["color"], (off, on)
+    # Susun: «Kirim susunan» before the rows are full.
+    start_untouched(page, "susun")
+    Susun(page).dealt()
+    submit = page.action("submit")
+    assert page.is_disabled(submit)
+    assert grey(style(page, submit)["background"]), style(page, submit)
