@@ -167,3 +167,30 @@ def test_disabled_buttons_look_disabled(page: Page) -> None:
     submit = page.action("submit")
     assert page.is_disabled(submit)
     assert grey(style(page, submit)["background"]), style(page, submit)
+
+
+# Where the start button is on the screen as it first shows (no scrolling), and whether a
+# tap at its middle reaches it.
+START_JS = r"""
+const e = [...document.querySelectorAll('[data-action="start"]')]
+  .find((b) => b.getClientRects().length > 0);
+const r = e.getBoundingClientRect();
+const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+return { top: r.top, bottom: r.bottom, height: window.innerHeight,
+         scrolled: document.scrollingElement.scrollTop,
+         hit: hit !== null && (hit === e || e.contains(hit)) };
+"""
+
+
+@pytest.mark.parametrize("game", ["banting", "susun"])
+def test_the_start_button_shows_on_a_phone_without_scrolling(page: Page, game: str) -> None:
+    page.phone()
+    page.open("/")
+    page.switch_game(game)
+    page.wait_state("setup")
+    page.find('[data-action="start"]')
+    page.js("document.scrollingElement.scrollTop = 0")
+    box = page.js(START_JS)
+    assert box["scrolled"] == 0 and box["hit"], box
+    assert box["top"] >= 0 and box["bottom"] <= box["height"], box
+    page.screenshot(f"{game}-setup-start-phone")
