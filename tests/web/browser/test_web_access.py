@@ -14,6 +14,7 @@ from selenium.webdriver.remote.webelement import WebElement
 
 from tests.web.browser import deals
 from tests.web.browser.helpers import Banting, Page, Susun
+from tests.web.browser.test_web_page import right_seat_answers_with_five
 
 # The page's level-one headings as assistive technology finds them: not display:none nor
 # visibility:hidden (on the element or an ancestor), not aria-hidden, and with a name.
@@ -194,3 +195,41 @@ def test_the_start_button_shows_on_a_phone_without_scrolling(page: Page, game: s
     assert box["scrolled"] == 0 and box["hit"], box
     assert box["top"] >= 0 and box["bottom"] <= box["height"], box
     page.screenshot(f"{game}-setup-start-phone")
+
+
+STRAIGHT_FLUSH = ["9h", "Th", "Jh", "Qh", "Kh"]
+
+# The seats' last-play tags that show, each with how much of its text is cut.
+TAGS_JS = r"""
+return [...document.querySelectorAll("[data-seat] .bubble")]
+  .filter((e) => e.getClientRects().length > 0 && e.textContent.trim())
+  .map((e) => ({ text: e.textContent.trim(), cut: e.scrollWidth - e.clientWidth }));
+"""
+
+
+def test_last_play_tags_are_never_cut_on_a_phone(page: Page) -> None:
+    deal = deals.find_deal(
+        right_seat_answers_with_five, deals.rules(first_lead="previous-winner"), max_hints=1
+    )
+    table = Banting(page)
+    page.phone()
+    page.open(f"/?code={deal.code}")
+    view, _ = table.start(first_lead="previous-winner")
+    table.hint_and_move(view, skip=True)
+    table.synced()
+    tags = page.js(TAGS_JS)
+    assert any(len(t["text"]) >= 10 for t in tags), tags  # a five-card hand's name at least
+    assert all(t["cut"] <= 0 for t in tags), tags
+    # The labels this deal gives fit anyway; the longest kind of label must too (the
+    # page's own tags, given a straight flush's label as the engine words it).
+    flush = {"hand": STRAIGHT_FLUSH, "play": STRAIGHT_FLUSH}
+    longest = page.api.post("/v1/banting/validate", flush)["combo"]["label"]
+    page.js(
+        "document.querySelectorAll('[data-seat] .bubble')"
+        ".forEach((e) => { e.textContent = arguments[0]; })",
+        longest,
+    )
+    tags = page.js(TAGS_JS)
+    assert tags and all(t["cut"] <= 0 for t in tags), tags
+    assert all(t["text"] == longest for t in tags), tags
+    page.screenshot("banting-tags-phone")
