@@ -14,7 +14,7 @@ from selenium.webdriver.remote.webelement import WebElement
 
 from tests.web.browser import deals
 from tests.web.browser.helpers import Banting, Page, Susun
-from tests.web.browser.test_web_page import right_seat_answers_with_five
+from tests.web.browser.test_web_page import open_five_card_answer_on_a_phone
 
 # The page's level-one headings as assistive technology finds them: not display:none nor
 # visibility:hidden (on the element or an ancestor), not aria-hidden, and with a name.
@@ -208,12 +208,8 @@ return [...document.querySelectorAll("[data-seat] .bubble")]
 
 
 def test_last_play_tags_are_never_cut_on_a_phone(page: Page) -> None:
-    deal = deals.find_deal(
-        right_seat_answers_with_five, deals.rules(first_lead="previous-winner"), max_hints=1
-    )
     table = Banting(page)
-    page.phone()
-    page.open(f"/?code={deal.code}")
+    open_five_card_answer_on_a_phone(page)
     view, _ = table.start(first_lead="previous-winner")
     table.hint_and_move(view, skip=True)
     table.synced()

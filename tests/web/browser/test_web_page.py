@@ -79,13 +79,19 @@ def right_seat_answers_with_five(game: Any) -> bool:
     )
 
 
-def test_phone_held_upright(page: Page) -> None:
+def open_five_card_answer_on_a_phone(page: Page) -> None:
+    """A phone showing the setup of a deal where the right seat answers the player's first
+    move with five cards (rules: the previous winner leads)."""
     deal = deals.find_deal(
         right_seat_answers_with_five, deals.rules(first_lead="previous-winner"), max_hints=1
     )
-    table = Banting(page)
     page.phone()
     page.open(f"/?code={deal.code}")
+
+
+def test_phone_held_upright(page: Page) -> None:
+    table = Banting(page)
+    open_five_card_answer_on_a_phone(page)
     width, height = page.js("return [window.innerWidth, window.innerHeight]")
     assert (width, height) == (360, 740), "the page must lay itself out for the phone's width"
 
