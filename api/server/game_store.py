@@ -314,7 +314,8 @@ class SusunRound:
 
 @dataclass
 class SusunRecord(SessionRecord):
-    """One stored Capsa Susun match; ``settings`` holds its ``stake`` and ``time_limit``."""
+    """One stored Capsa Susun match; ``settings`` holds its ``stake``, ``time_limit`` and
+    ``corrections``; a round's ``placed`` rows say whether the seat is ``ready``."""
 
     TABLE: ClassVar[str] = "susun_games"
     rounds: list[SusunRound] = field(default_factory=list)

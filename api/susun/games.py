@@ -7,10 +7,12 @@ rebuilds the table with ``susun.Table.resume``. Bots arrange as soon as a round 
 Before the reveal a seat sees its own hand and rows and who has arranged, never another
 seat's cards, rows or declared special; once every seat has arranged (or the time limit has
 passed: the expert bot then arranges the late seats at the next request), every seat sees
-everything. Tokens, the order of the checks, versions (ETag, If-Match, ``version``) and
-round-code secrecy are those of ``api.server.sessions``. The table's own refusals are 409 with a
-``code``: FOULED (with the ``rows`` out of order), ALREADY_ARRANGED, REVEALED,
-NO_SUCH_SPECIAL, ROUND_NOT_OVER, or CONFLICT.
+everything. With ``corrections`` a seat may send its rows again, ``ready`` or not, and the
+reveal waits for every seat to be ready (or the time limit). Tokens, the order of the
+checks, versions (ETag, If-Match, ``version``) and round-code secrecy are those of
+``api.server.sessions``. The table's own refusals are 409 with a ``code``: FOULED (with the
+``rows`` out of order), ALREADY_ARRANGED, ALREADY_REVEALED, NO_SUCH_SPECIAL, ROUND_NOT_OVER,
+or CONFLICT.
 """
 
 from __future__ import annotations
@@ -95,6 +97,10 @@ def clock() -> Callable[[], float]:
 # --- the table from its record ---------------------------------------------------------------
 
 
+def _corrections(record: SusunRecord) -> bool:
+    return bool(record.settings.get("corrections", False))
+
+
 def _seat_rows(stored: dict[str, Any]) -> susun.SeatRows:
     return susun.SeatRows(
         list(stored["top"]),
@@ -106,8 +112,9 @@ def _seat_rows(stored: dict[str, Any]) -> susun.SeatRows:
     )
 
 
-def _stored_rows(rows: susun.SeatRows) -> dict[str, Any]:
+def _stored_rows(rows: susun.SeatRows, ready: bool) -> dict[str, Any]:
     return {
+        "ready": ready,
         "top": rows.top,
         "middle": rows.middle,
         "bottom": rows.bottom,
@@ -147,6 +154,8 @@ def rebuild(record: SusunRecord) -> susun.Table:
             time_limit=record.settings.get("time_limit"),
             clock=clock(),
             deep_bank_step=DEEP_BANK_STEP,
+            corrections=_corrections(record),
+            waiting=[seat for seat, rows in current.placed.items() if not rows.get("ready", True)],
         )
     if table.expire():
         _note(record, table)
@@ -156,10 +165,11 @@ def rebuild(record: SusunRecord) -> susun.Table:
 def _note(record: SusunRecord, table: susun.Table) -> None:
     """Copy what the seats put down (and the points once revealed) into the record."""
     current = record.rounds[-1]
+    ready = table.ready
     for seat in range(record.players):
         rows = table.rows(seat)
         if rows is not None:
-            current.placed[seat] = _stored_rows(rows)
+            current.placed[seat] = _stored_rows(rows, ready[seat])
     result = table.result
     current.points = None if result is None else result.points
     record.round_over = result is not None
@@ -255,6 +265,7 @@ def view(record: SusunRecord, table: susun.Table, seat: int, language: str) -> S
         hand=format_cards(table.hand(seat)),
         specials=cast(list[SpecialKind], table.specials(seat)),
         arranged=table.arranged,
+        ready=table.ready,
         mine=None
         if mine is None
         else MyRows(
@@ -275,6 +286,7 @@ def view(record: SusunRecord, table: susun.Table, seat: int, language: str) -> S
         rules=SusunGameRules(**rules.to_dict()),
         stake=table.stake,
         time_limit=table.time_limit,
+        corrections=table.corrections,
         created_at=record.created_at,
         updated_at=record.updated_at,
     )
@@ -348,6 +360,7 @@ def create_game(body: CreateSusunGameRequest) -> SusunGameCreated:
             time_limit=body.time_limit,
             clock=clock(),
             deep_bank_step=DEEP_BANK_STEP,
+            corrections=body.corrections,
         ),
         "code",
     )
@@ -360,7 +373,11 @@ def create_game(body: CreateSusunGameRequest) -> SusunGameCreated:
         bots=bots,
         token_hashes={seat: hash_token(token) for seat, token in tokens.items()},
         rounds=[SusunRound(table.code, table.dealt_at)],
-        settings={"stake": table.stake, "time_limit": table.time_limit},
+        settings={
+            "stake": table.stake,
+            "time_limit": table.time_limit,
+            "corrections": table.corrections,
+        },
     )
     _bots_arrange(record, table)
     current_store().create(record)
@@ -383,6 +400,7 @@ def create_game(body: CreateSusunGameRequest) -> SusunGameCreated:
         rules=SusunGameRules(**rules.to_dict()),
         stake=table.stake,
         time_limit=table.time_limit,
+        corrections=table.corrections,
     )
 
 
@@ -452,23 +470,42 @@ def arrangement(body: ArrangementRequest, game_id: str) -> SusunGameView:
     """Put down the seat's rows (exactly its 13 cards: else 422), or declare a special hand
     it holds ('declare'). Fouled rows (bottom >= middle >= top broken) are refused with 409
     FOULED naming the rows out of order unless 'confirm_foul' is true; arranging twice is 409
-    ALREADY_ARRANGED, after the reveal 409 REVEALED, an unheld or uncounted special 409
-    NO_SUCH_SPECIAL; nothing changes on a refusal. When this was the last seat, the table is
+    ALREADY_ARRANGED, after the reveal 409 ALREADY_REVEALED, an unheld or uncounted special
+    409 NO_SUCH_SPECIAL; nothing changes on a refusal. At a table with corrections the rows
+    may be sent again until the reveal, 'ready' false keeping them open to change (without
+    corrections 'ready' false is 422). When this was the last seat to be ready, the table is
     revealed and scored in this answer. May name the version it was made from (If-Match with
     the view's ETag: 412 VERSION_MISMATCH; 'version': 409 CONFLICT)."""
     errors = FieldErrors()
     rows = _rows_of(body, errors)
     errors.raise_if_any()
     found = seated()
+    if not body.ready and not _corrections(found.record):
+        raise refuse(
+            "ready",
+            say(
+                "This table allows no corrections (its 'corrections' is false): an "
+                "arrangement is final, so 'ready' must be true.",
+                "Meja ini tidak mengizinkan perbaikan ('corrections' bernilai false): susunan "
+                "langsung final, jadi 'ready' harus true.",
+            ),
+        )
     check_versions(found, body.version, LANGUAGES)
     record, seat, table = _fresh()
     language = message_language()
     try:
         if rows is None:
             assert body.declare is not None
-            table.declare(seat, body.declare)
+            table.declare(seat, body.declare, ready=body.ready)
         else:
-            table.arrange(seat, rows[0], rows[1], rows[2], confirm_foul=body.confirm_foul)
+            table.arrange(
+                seat,
+                rows[0],
+                rows[1],
+                rows[2],
+                confirm_foul=body.confirm_foul,
+                ready=body.ready,
+            )
     except susun.IllegalArrangement as exc:
         raise ApiProblem(
             409, _sentence(exc.message), code=exc.code, rows=exc.rows or None

@@ -100,6 +100,14 @@ class CreateSusunGameRequest(RequestModel):
             "and the table is revealed. Omitted or null: no limit."
         ),
     )
+    corrections: bool = Field(
+        default=False,
+        description=(
+            "Whether a seat may correct its rows (RULES.md 4.5): true, it may put them down "
+            "again until the reveal, which comes when every seat is ready or the time limit "
+            "has passed; false (the default), its first arrangement is final."
+        ),
+    )
 
 
 class ArrangementRequest(RequestModel):
@@ -119,6 +127,13 @@ class ArrangementRequest(RequestModel):
             "'specials')."
         ),
         json_schema_extra=drop_default,
+    )
+    ready: bool = Field(
+        default=True,
+        description=(
+            "At a table with corrections: false keeps these rows open to change (send the "
+            "arrangement again), true says they are final. Without corrections only true."
+        ),
     )
     version: GameVersion | None = None
 
@@ -160,6 +175,7 @@ class SusunGameCreated(ResponseModel):
     rules: SusunGameRules
     stake: float
     time_limit: float | None
+    corrections: bool
 
 
 class MyRows(ResponseModel):
@@ -245,6 +261,12 @@ class SusunGameView(ResponseModel):
         description="The special hands this seat holds that the rules count (may declare)."
     )
     arranged: list[bool] = Field(description="Per seat: whether it has arranged.")
+    ready: list[bool] = Field(
+        description=(
+            "Per seat: whether its rows are final (arranged and, with corrections, said "
+            "ready); every seat once revealed."
+        )
+    )
     mine: MyRows | None = Field(description="What this seat put down; null before it does.")
     deadline: str | None = Field(
         description="When the time limit runs out (ISO 8601, UTC); null without one."
@@ -260,5 +282,6 @@ class SusunGameView(ResponseModel):
     rules: SusunGameRules
     stake: float
     time_limit: float | None
+    corrections: bool = Field(description="Whether seats may correct their rows until the reveal.")
     created_at: str
     updated_at: str

@@ -180,6 +180,7 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
         {"bots": {"1": "expert", "2": "standard", "3": "beginner"}, "code": "S4K7M2Q9XZ1"},
         {"players": 3, "bots": {"1": "expert"}, "stake": 100, "time_limit": 60},
         {"players": 2, "rules": {"preset": "susun-specials"}, "bots": {"1": "ev"}},
+        {"players": 2, "bots": {"1": "expert"}, "corrections": True},
         {},
     ],
     SUSUN_GAMES + "/<game_id>/arrangement": [
@@ -187,6 +188,7 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
         {**ROWS, "confirm_foul": True},
         {"declare": "six_pairs"},
         {**ROWS, "version": 1},
+        {**ROWS, "ready": False},
     ],
     SUSUN_GAMES + "/<game_id>/rounds": [
         {},
@@ -334,7 +336,7 @@ class Server:
         ]
         self.susun_tables = [
             self._susun_table({"bots": {"1": "expert", "2": "standard", "3": "beginner"}}),
-            # Two human seats, the specials counted, a time limit.
+            # Two human seats, the specials counted, a time limit, corrections.
             self._susun_table(
                 {
                     "players": 3,
@@ -342,6 +344,7 @@ class Server:
                     "rules": {"preset": "susun-specials"},
                     "time_limit": 3600,
                     "stake": 10,
+                    "corrections": True,
                 }
             ),
         ]

@@ -217,7 +217,7 @@ def test_refusals_change_nothing(client: FlaskClient) -> None:
     assert done["revealed"] and done["mine"]["fouled"]
     assert done["result"]["seats"][0]["out_of_order"]
     again = assert_problem(arrange(client, game_id, token, rows_body(a)), 409)
-    assert again["code"] == "REVEALED"
+    assert again["code"] == "ALREADY_REVEALED"
     assert view(client, game_id, token)["version"] == done["version"]
 
 
@@ -401,7 +401,95 @@ def test_the_deadline_passing_arranges_the_late_seats(client: FlaskClient, clock
     if choice[4] is None:
         assert late["mine"]["top"] == format_cards(choice[0])
     problem = assert_problem(arrange(client, game_id, tokens["3"], best_rows(late["hand"])), 409)
-    assert problem["code"] == "REVEALED"
+    assert problem["code"] == "ALREADY_REVEALED"
+
+
+# --- corrections (RULES.md 4.5) -------------------------------------------------------------
+
+
+def other_rows(hand: list[str]) -> dict[str, list[str]]:
+    """An unfouled arrangement of ``hand`` other than :func:`best_rows`'."""
+    best = best_rows(hand)
+    for strategy in ("percentile", "naive"):
+        rows = rows_body(susun.arrange(hand, strategy=strategy))
+        if {k: sorted(v) for k, v in rows.items()} != {k: sorted(v) for k, v in best.items()}:
+            return rows
+    raise AssertionError("no second arrangement for this hand")
+
+
+def same_rows(seen: dict[str, Any], rows: dict[str, list[str]]) -> bool:
+    return all(sorted(seen[k]) == sorted(rows[k]) for k in ("top", "middle", "bottom"))
+
+
+def test_with_corrections_two_seats_correct_until_both_are_ready(client: FlaskClient) -> None:
+    """Seed 004: «pemain hanya boleh memperbaiki kartu sebelum batas waktu ... Setelah kartu
+    dibuka ... susunan biasanya tidak dapat diubah»: rows sent again replace the earlier
+    ones; the views say who is ready and never show another seat's cards; the reveal comes
+    when both humans are ready; after it, 409 ALREADY_REVEALED."""
+    created = create(client, bots={"2": "expert"}, players=3, corrections=True)
+    assert created["corrections"] is True
+    game_id, tokens = created["id"], created["tokens"]
+    hands = {seat: view(client, game_id, tokens[seat])["hand"] for seat in ("0", "1")}
+    first, second = best_rows(hands["0"]), other_rows(hands["0"])
+    answer = arrange(client, game_id, tokens["0"], first | {"ready": False})
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    seen = answer.get_json()
+    assert seen["arranged"] == [True, False, True] and seen["ready"] == [False, False, True]
+    assert seen["corrections"] and not seen["revealed"] and same_rows(seen["mine"], first)
+    answer = arrange(client, game_id, tokens["0"], second | {"ready": False})
+    assert answer.status_code == 200 and same_rows(answer.get_json()["mine"], second)
+    assert arrange(client, game_id, tokens["0"], second).get_json()["ready"][0]  # ready
+    by_1 = view(client, game_id, tokens["1"])
+    assert by_1["ready"] == [True, False, True] and by_1["mine"] is None
+    assert not any(f'"{card}"' in json.dumps(by_1) for card in hands["0"])
+    # a ready seat may still take it back while another is not
+    taken_back = arrange(client, game_id, tokens["0"], first | {"ready": False}).get_json()
+    assert taken_back["ready"] == [False, False, True]
+    assert not arrange(client, game_id, tokens["1"], best_rows(hands["1"])).get_json()["revealed"]
+    done = arrange(client, game_id, tokens["0"], first).get_json()
+    assert done["revealed"] and done["ready"] == [True, True, True]
+    assert same_rows(done["result"]["seats"][0], first)
+    for body in (second, second | {"ready": False}):
+        problem = assert_problem(arrange(client, game_id, tokens["0"], body), 409)
+        assert problem["code"] == "ALREADY_REVEALED"
+    assert view(client, game_id, tokens["0"])["version"] == done["version"]
+
+
+def test_with_corrections_the_time_limit_reveals_what_was_put_down(
+    client: FlaskClient, clock: Clock, db_path: Path
+) -> None:
+    created = create(client, bots={"1": "expert"}, players=3, time_limit=30, corrections=True)
+    game_id, tokens = created["id"], created["tokens"]
+    hand = view(client, game_id, tokens["0"])["hand"]
+    rows = other_rows(hand)
+    assert arrange(client, game_id, tokens["0"], rows | {"ready": False}).status_code == 200
+    clock.now += 29
+    restarted = make_app(db_path, clock).test_client()  # the seat not ready is stored
+    assert view(restarted, game_id, tokens["2"])["ready"] == [False, True, False]
+    clock.now += 1
+    late = view(restarted, game_id, tokens["0"])
+    assert late["revealed"] and late["ready"] == [True, True, True]
+    assert [s["by"] for s in late["result"]["seats"]] == ["player", "bot", "time"]
+    assert same_rows(late["result"]["seats"][0], rows)
+    problem = assert_problem(arrange(restarted, game_id, tokens["0"], best_rows(hand)), 409)
+    assert problem["code"] == "ALREADY_REVEALED"
+
+
+def test_without_corrections_ready_false_is_refused_and_rows_are_final(
+    client: FlaskClient,
+) -> None:
+    created = create(client, bots={"1": "expert"}, players=2)
+    assert created["corrections"] is False
+    game_id, token = created["id"], created["tokens"]["0"]
+    seen = view(client, game_id, token)
+    assert seen["corrections"] is False and seen["ready"] == [False, True]
+    problem = assert_problem(
+        arrange(client, game_id, token, best_rows(seen["hand"]) | {"ready": False}), 422
+    )
+    assert [e["field"] for e in problem["errors"]] == ["ready"]
+    assert view(client, game_id, token)["version"] == seen["version"]
+    wrong = assert_problem(client.post(GAMES, json={"corrections": "yes"}), 422)
+    assert [e["field"] for e in wrong["errors"]] == ["corrections"]
 
 
 # --- specials ------------------------------------------------------------------------------------

@@ -202,7 +202,7 @@ def test_every_refusal_leaves_the_table_unchanged() -> None:
     before = state(t)
     with pytest.raises(IllegalArrangement) as late:
         t.bot_arrange(1)
-    assert late.value.code == "REVEALED"
+    assert late.value.code == "ALREADY_REVEALED"
     assert state(t) == before
 
 
@@ -331,11 +331,138 @@ def test_the_time_limit_arranges_late_seats_with_the_expert_bot() -> None:
             assert result.seats[seat].rows.top == choice[0]
     with pytest.raises(IllegalArrangement) as late:
         t.bot_arrange(1)
-    assert late.value.code == "REVEALED"
+    assert late.value.code == "ALREADY_REVEALED"
     t.next_round()  # a new deadline for the new round
     assert t.deadline == clock.now + 60 and not t.revealed
     with pytest.raises(ValueError, match="time_limit"):
         Table(time_limit=0)
+
+
+# --- corrections (RULES.md 4.5) ----------------------------------------------------------
+
+
+def _two_arrangements(t: Table, seat: int) -> tuple[susun.Arrangement, susun.Arrangement]:
+    """Two different unfouled arrangements of the seat's hand: ev's and percentile's, or
+    ev's with the middle and bottom rows swapped when both choose the same rows."""
+    hand = t.hand(seat)
+    ev = susun.arrange(hand, t.rules, strategy="ev")
+    other = susun.arrange(hand, t.rules, strategy="percentile")
+    if (other.top, other.middle, other.bottom) == (ev.top, ev.middle, ev.bottom):
+        other = susun.arrange(hand, t.rules, strategy="naive")
+    assert (other.top, other.middle, other.bottom) != (ev.top, ev.middle, ev.bottom)
+    return ev, other
+
+
+def test_with_corrections_a_seat_rearranges_until_every_seat_is_ready() -> None:
+    """Seed 004: «pemain hanya boleh memperbaiki kartu sebelum batas waktu ... Setelah kartu
+    dibuka ... susunan biasanya tidak dapat diubah»: rows may be put down again and again
+    while the seat is not ready; the reveal comes when every seat is ready; after it, any
+    change is ALREADY_REVEALED."""
+    t = Table(players=2, code="S2000000002", corrections=True)
+    first, second = _two_arrangements(t, 0)
+    t.arrange(0, first.top, first.middle, first.bottom, ready=False)
+    assert t.arranged == [True, False] and t.ready == [False, False]
+    t.bot_arrange(1, "expert")
+    assert t.ready == [False, True] and not t.revealed  # seat 0 may still change
+    t.arrange(0, second.top, second.middle, second.bottom, ready=False)
+    mine = t.rows(0)
+    assert mine is not None and sorted(mine.middle) == sorted(second.middle)
+    t.arrange(0, first.top, first.middle, first.bottom, ready=False)
+    assert not t.revealed
+    t.arrange(0, second.top, second.middle, second.bottom)  # ready: the last seat
+    assert t.revealed and t.ready == [True, True]
+    result = t.result
+    assert result is not None
+    assert sorted(result.seats[0].rows.bottom) == sorted(second.bottom)
+    before = state(t)
+    for again in (
+        lambda: t.arrange(0, first.top, first.middle, first.bottom),
+        lambda: t.arrange(0, first.top, first.middle, first.bottom, ready=False),
+    ):
+        with pytest.raises(IllegalArrangement) as late:
+            again()
+        assert late.value.code == "ALREADY_REVEALED"
+    assert state(t) == before
+
+
+def test_a_ready_seat_may_take_it_back_before_the_reveal() -> None:
+    t = Table(players=3, code="S3000000003", corrections=True)
+    first, second = _two_arrangements(t, 0)
+    t.arrange(0, first.top, first.middle, first.bottom)
+    one, other = _two_arrangements(t, 1)
+    t.arrange(1, one.top, one.middle, one.bottom, ready=False)
+    assert t.ready == [True, False, False]
+    t.arrange(0, second.top, second.middle, second.bottom, ready=False)
+    assert t.ready == [False, False, False]
+    t.bot_arrange(2)
+    t.arrange(1, other.top, other.middle, other.bottom)
+    assert not t.revealed  # seat 0 took its readiness back
+    t.arrange(0, first.top, first.middle, first.bottom)
+    assert t.revealed
+
+
+def test_with_corrections_the_time_limit_reveals_the_rows_put_down() -> None:
+    """The time limit ends the corrections: a seat not ready plays the rows it last put
+    down, a seat with none is arranged by the expert bot."""
+    clock = Clock()
+    t = Table(players=3, code="S3000000003", time_limit=30, clock=clock, corrections=True)
+    first, second = _two_arrangements(t, 0)
+    t.arrange(0, first.top, first.middle, first.bottom, ready=False)
+    t.arrange(0, second.top, second.middle, second.bottom, ready=False)
+    t.bot_arrange(1, "beginner")
+    clock.now += 29.9
+    assert not t.revealed and t.ready == [False, True, False]
+    clock.now += 0.1
+    assert t.revealed
+    result = t.result
+    assert result is not None
+    assert [s.rows.by for s in result.seats] == ["player", "bot", "time"]
+    assert sorted(result.seats[0].rows.middle) == sorted(second.middle)
+    with pytest.raises(IllegalArrangement) as late:
+        t.arrange(0, first.top, first.middle, first.bottom, ready=False)
+    assert late.value.code == "ALREADY_REVEALED"
+
+
+def test_without_corrections_the_first_arrangement_is_final() -> None:
+    t = Table(players=2, code="S2000000002")
+    first, second = _two_arrangements(t, 0)
+    before = state(t)
+    with pytest.raises(ValueError, match="no corrections"):
+        t.arrange(0, first.top, first.middle, first.bottom, ready=False)
+    assert state(t) == before
+    t.arrange(0, first.top, first.middle, first.bottom)
+    assert t.ready == [True, False]
+    with pytest.raises(IllegalArrangement) as twice:
+        t.arrange(0, second.top, second.middle, second.bottom)
+    assert twice.value.code == "ALREADY_ARRANGED"
+    with pytest.raises(ValueError, match="corrections"):
+        Table(corrections=1)  # type: ignore[arg-type]
+
+
+def test_a_resumed_table_keeps_the_seats_not_ready() -> None:
+    t = Table(players=2, code="S2000000002", corrections=True)
+    first, _ = _two_arrangements(t, 0)
+    t.arrange(0, first.top, first.middle, first.bottom, ready=False)
+    t.bot_arrange(1)
+    placed = {s: r for s in range(2) if (r := t.rows(s)) is not None}
+
+    def resume(corrections: bool, waiting: list[int]) -> Table:
+        return Table.resume(
+            t.rules,
+            2,
+            "S2000000002",
+            round=1,
+            dealt_at=t.dealt_at,
+            placed=placed,
+            corrections=corrections,
+            waiting=waiting,
+        )
+
+    again = resume(True, [0])
+    assert again.ready == [False, True] and not again.revealed
+    assert resume(True, []).revealed
+    with pytest.raises(ValueError, match="no corrections"):
+        resume(False, [0])
 
 
 # --- specials ----------------------------------------------------------------------------

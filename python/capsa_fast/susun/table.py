@@ -7,14 +7,15 @@ arranges its 13 cards into a top (3), middle (5) and bottom (5) row, or declares
 hand; a fouled arrangement is refused unless confirmed. When every seat has arranged (or
 the time limit has passed, after which the ``expert`` bot arranges the seats that had not),
 the rows are revealed and scored with the stake and the room fee, and a match keeps running
-totals.
+totals. With ``corrections`` a seat may replace its rows until the reveal, which then comes
+when every seat has said it is ready (or the time limit has passed).
 """
 
 from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +38,7 @@ SPECIALS: tuple[str, ...] = ("dragon", "six_pairs", "three_flushes", "three_stra
 TABLE_CODES: tuple[str, ...] = (
     "FOULED",
     "ALREADY_ARRANGED",
-    "REVEALED",
+    "ALREADY_REVEALED",
     "NO_SUCH_SPECIAL",
 )
 """Refusal codes of :class:`IllegalArrangement`."""
@@ -175,6 +176,9 @@ class Table:
     once per process and table size); n > 0 arranges n more of its hands a decision and
     samples until it is whole, so no one decision waits seconds (a server passes
     ``_core.SUSUN_DEEP_SERVER_BANK_STEP``, 16,384: about 0.25 s a decision).
+    ``corrections`` (RULES.md 4.5): False (the default), a seat's first rows are final;
+    True, a seat may put down rows again until the reveal, saying each time whether it is
+    ready, and the reveal comes when every seat is ready or the time limit has passed.
     """
 
     def __init__(
@@ -186,8 +190,12 @@ class Table:
         time_limit: float | None = None,
         clock: Callable[[], float] = time.time,
         deep_bank_step: int = 0,
+        corrections: bool = False,
     ) -> None:
         self.rules: Rules = resolve(rules)
+        if not isinstance(corrections, bool):
+            raise ValueError(f"corrections must be True or False, got {corrections!r}")
+        self.corrections: bool = corrections
         if code is None:
             players = 4 if players is None else players
             check_players(players)
@@ -259,10 +267,14 @@ class Table:
         time_limit: float | None = None,
         clock: Callable[[], float] = time.time,
         deep_bank_step: int = 0,
+        corrections: bool = False,
+        waiting: Collection[int] = (),
     ) -> Table:
         """A match picked up at round ``round`` (dealt from ``code`` at ``dealt_at``) with what
         the seats in ``placed`` put down and the ``totals`` of the rounds before; when every
-        seat has placed, the round is revealed. For servers that keep a match as data."""
+        seat has placed and is ready, the round is revealed. ``waiting``: the seats of
+        ``placed`` not ready yet (only with ``corrections``). For servers that keep a match
+        as data."""
         if isinstance(round, bool) or not isinstance(round, int) or round < 1:
             raise ValueError(f"round must be 1 or more, got {round!r}")
         table = cls(
@@ -272,6 +284,7 @@ class Table:
             time_limit=time_limit,
             clock=clock,
             deep_bank_step=deep_bank_step,
+            corrections=corrections,
         )
         if totals is not None:
             for name in ("points", "money", "fee"):
@@ -285,7 +298,13 @@ class Table:
             if sorted([*rows.top, *rows.middle, *rows.bottom]) != table._hands[seat]:
                 raise ValueError(f"seat {seat}: the rows placed are not the hand this code deals")
             table._rows[seat] = rows
-        if all(rows is not None for rows in table._rows):
+        for seat in waiting:
+            if seat not in placed:
+                raise ValueError(f"seat {seat} waits but has placed nothing")
+            if not corrections:
+                raise ValueError(f"seat {seat} waits, but the table has no corrections")
+            table._ready[seat] = False
+        if table._all_ready():
             table._reveal()
         return table
 
@@ -298,6 +317,7 @@ class Table:
         self.code: str | None = canonical_code(code)
         self._hands = [sorted(h) for h in hands]
         self._rows: list[SeatRows | None] = [None] * self.players
+        self._ready: list[bool] = [True] * self.players  # of the seats that placed rows
         self._result: TableResult | None = None
         self.dealt_at: float = self._clock() if dealt_at is None else dealt_at
         self.round += 1
@@ -316,7 +336,8 @@ class Table:
 
     def expire(self) -> bool:
         """Apply the time limit: once it has passed, the ``expert`` bot arranges every seat
-        that has not, and the table is revealed. True when it did so now."""
+        that has not, the rows of the seats not ready stand, and the table is revealed. True
+        when it did so now."""
         deadline = self.deadline
         if self._result is not None or deadline is None or self._clock() < deadline:
             return False
@@ -336,6 +357,15 @@ class Table:
         """Per seat: True once it has arranged or declared."""
         self.expire()
         return [rows is not None for rows in self._rows]
+
+    @property
+    def ready(self) -> list[bool]:
+        """Per seat: True once its rows are final: it has arranged and (with
+        ``corrections``) said it is ready; every seat once revealed."""
+        self.expire()
+        if self._result is not None:
+            return [True] * self.players
+        return [rows is not None and ok for rows, ok in zip(self._rows, self._ready, strict=True)]
 
     @property
     def revealed(self) -> bool:
@@ -369,13 +399,21 @@ class Table:
     # Moves ----------------------------------------------------------------------------
 
     def arrange(
-        self, seat: int, top: Any, middle: Any, bottom: Any, confirm_foul: bool = False
+        self,
+        seat: int,
+        top: Any,
+        middle: Any,
+        bottom: Any,
+        confirm_foul: bool = False,
+        ready: bool = True,
     ) -> SeatRows:
         """Put down the seat's rows. They must hold exactly its 13 cards (ValueError
         otherwise); a fouled arrangement is refused with code FOULED (naming the rows out of
         order) unless ``confirm_foul``. A dragon hand is scored as a dragon whatever its
-        rows. When this was the last seat, the table is revealed."""
-        self._check_open(seat)
+        rows. With ``corrections`` the rows replace the seat's earlier ones and ``ready``
+        False keeps them open to change (without, it must be True). When this was the last
+        seat to be ready, the table is revealed."""
+        self._check_open(seat, ready)
         rows = [
             _row(top, 3, "the top row"),
             _row(middle, 5, "the middle row"),
@@ -407,13 +445,14 @@ class Table:
         placed = SeatRows(
             rows[0], rows[1], rows[2], "dragon" if dragon else None, bool(fouled), "player"
         )
-        self._place(seat, placed)
+        self._place(seat, placed, ready)
         return placed
 
-    def declare(self, seat: int, special: str) -> SeatRows:
+    def declare(self, seat: int, special: str, ready: bool = True) -> SeatRows:
         """Declare a special hand instead of arranging (RULES.md 4.4): refused with code
-        NO_SUCH_SPECIAL when the seat does not hold it or the rules do not count it."""
-        self._check_open(seat)
+        NO_SUCH_SPECIAL when the seat does not hold it or the rules do not count it.
+        ``ready`` as for :meth:`arrange`."""
+        self._check_open(seat, ready)
         if special not in SPECIALS:
             raise ValueError(f"special must be one of {', '.join(SPECIALS)}, got {special!r}")
         if special not in self.specials(seat):
@@ -421,7 +460,7 @@ class Table:
             why = "the hand does not hold it" if held else "the rules do not count it"
             raise IllegalArrangement("NO_SUCH_SPECIAL", f"cannot declare {special}: {why}")
         placed = self._special_rows(seat, special, by="player")
-        self._place(seat, placed)
+        self._place(seat, placed, ready)
         return placed
 
     def bot_arrange(self, seat: int, level: str = "expert") -> SeatRows:
@@ -454,10 +493,16 @@ class Table:
             shown = (hand[:3], hand[3:8], hand[8:])
         return SeatRows(list(shown[0]), list(shown[1]), list(shown[2]), special, False, by)
 
-    def _place(self, seat: int, placed: SeatRows) -> None:
+    def _place(self, seat: int, placed: SeatRows, ready: bool = True) -> None:
         self._rows[seat] = placed
-        if all(rows is not None for rows in self._rows):
+        self._ready[seat] = ready
+        if self._all_ready():
             self._reveal()
+
+    def _all_ready(self) -> bool:
+        return all(
+            rows is not None and ok for rows, ok in zip(self._rows, self._ready, strict=True)
+        )
 
     def _reveal(self) -> None:
         placed = [rows for rows in self._rows if rows is not None]
@@ -513,12 +558,20 @@ class Table:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise ValueError(f"seat must be 0..{self.players - 1}, got {seat!r}")
 
-    def _check_open(self, seat: int) -> None:
+    def _check_open(self, seat: int, ready: bool = True) -> None:
         self._check_seat(seat)
+        if not isinstance(ready, bool):
+            raise ValueError(f"ready must be True or False, got {ready!r}")
+        if not ready and not self.corrections:
+            raise ValueError(
+                "this table allows no corrections: an arrangement is final, so ready must be True"
+            )
         self.expire()
         if self._result is not None:
-            raise IllegalArrangement("REVEALED", "the table is revealed; wait for the next round")
-        if self._rows[seat] is not None:
+            raise IllegalArrangement(
+                "ALREADY_REVEALED", "the table is revealed; wait for the next round"
+            )
+        if self._rows[seat] is not None and not self.corrections:
             raise IllegalArrangement("ALREADY_ARRANGED", f"seat {seat} has arranged already")
 
     def __copy__(self) -> Table:
