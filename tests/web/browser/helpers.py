@@ -568,6 +568,10 @@ class Page:
             target.click()
 
 
+# The two window sizes every screen is checked at, by name (for test parameters).
+SIZES: dict[str, Callable[[Page], None]] = {"phone": Page.phone, "desktop": Page.desktop}
+
+
 class Banting:
     """Capsa Banting on the page: start, select, play, and wait until the page shows what
     the server holds."""

@@ -5,7 +5,6 @@ outline, and disabled buttons that look disabled."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
@@ -13,7 +12,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webelement import WebElement
 
 from tests.web.browser import deals
-from tests.web.browser.helpers import Banting, Page, Susun
+from tests.web.browser.helpers import SIZES, Banting, Page, Susun
 from tests.web.browser.test_web_page import open_five_card_answer_on_a_phone
 
 # The page's level-one headings as assistive technology finds them: not display:none nor
@@ -35,9 +34,6 @@ def assert_one_heading(page: Page, where: str) -> None:
     headings = page.js(HEADINGS_JS)
     shown = [h for h in headings if not h["hidden"] and h["text"]]
     assert len(shown) == 1, f"{where}: level-one headings {headings}"
-
-
-SIZES: dict[str, Callable[[Page], None]] = {"phone": Page.phone, "desktop": Page.desktop}
 
 
 @pytest.mark.parametrize("size", SIZES)
