@@ -225,3 +225,85 @@ def test_last_play_tags_are_never_cut_on_a_phone(page: Page) -> None:
     assert tags and all(t["cut"] <= 0 for t in tags), tags
     assert all(t["text"] == longest for t in tags), tags
     page.screenshot("banting-tags-phone")
+
+
+def test_focus_returns_to_the_banting_table_on_a_reload(page: Page) -> None:
+    table = Banting(page)
+    deal = deals.find_deal(lambda game: game.first_play, max_hints=0)  # the player leads
+    page.open(f"/?code={deal.code}")
+    view, _ = table.start()
+    table.hint_and_move(view, skip=True)
+    table.synced()
+    page.open("/")  # a reload: the stored round resumes
+    page.wait_state("playing")
+    table.synced()
+    page.wait(lambda: focus(page)["table"], lambda: f"focus on the table; {focus(page)}")
+
+
+# The focused element's ring as the eye sees it: for a radio drawn as its label's span, the
+# span's; the ring's colour against the paper and against what lies just inside it (the
+# inner band of a box-shadow, else the element's background).
+RING_JS = r"""
+const e = document.activeElement;
+const drawn = e.type === "radio" ? e.nextElementSibling : e;
+const s = getComputedStyle(drawn);
+const rgb = (text) => (text.match(/[\d.]+/g) || []).slice(0, 3).map(Number);
+const inner = s.boxShadow !== "none" ? s.boxShadow.match(/rgba?\([^)]*\)/)[0] : s.backgroundColor;
+const innerAlpha = (inner.match(/[\d.]+/g) || [])[3];
+return { setting: e.closest("[data-setting]")?.dataset.setting ?? e.dataset.setting ?? null,
+         action: e.dataset.action ?? null, focusVisible: e.matches(":focus-visible"),
+         style: s.outlineStyle, width: parseFloat(s.outlineWidth), ring: rgb(s.outlineColor),
+         inside: innerAlpha === "0" ? [255, 255, 255] : rgb(inner),
+         html: e.outerHTML.slice(0, 100) };
+"""
+
+
+def contrast(a: list[float], b: list[float]) -> float:
+    """WCAG 2 contrast ratio of two sRGB colours."""
+
+    def luminance(colour: list[float]) -> float:
+        linear = [c / 255 for c in colour]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in linear]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+SETUP_SETTINGS = {
+    "banting": {"suit_order", "straights", "flush_compare", "first_lead", "level"},
+    "susun": {"players", "level", "stake", "time_limit", "preset"},
+}
+PAPER = [255.0, 255.0, 255.0]
+
+
+@pytest.mark.parametrize("game", SETUP_SETTINGS)
+def test_setup_controls_show_a_focus_ring_by_keyboard(page: Page, game: str) -> None:
+    """Tab through the setup from the game switch to «Mulai Main»: every setting's control
+    shows a ring of 3:1 against the paper and against what lies inside it; on a radio row
+    also after an arrow key changes the choice."""
+    page.switch_game(game)
+    page.wait_state("setup")
+    page.js("arguments[0].focus()", page.find(f'[data-action="game"][data-game="{game}"]'))
+    keys = ActionChains(page.driver)
+    seen: dict[str, dict[str, object]] = {}
+    for _ in range(30):
+        keys.send_keys(Keys.TAB).perform()
+        ring = page.js(RING_JS)
+        if ring["action"] == "start":
+            break
+        name = ring["setting"]
+        if name is None:
+            continue
+        rings = [ring]
+        if page.js("return document.activeElement.type") == "radio":
+            keys.send_keys(Keys.ARROW_RIGHT).perform()
+            rings.append(page.js(RING_JS))
+        for shown in rings:
+            assert shown["focusVisible"] and shown["style"] == "solid", shown
+            assert shown["width"] >= 2, shown
+            assert contrast(shown["ring"], PAPER) >= 3, shown
+            assert contrast(shown["ring"], shown["inside"]) >= 3, shown
+        seen[name] = ring
+    assert set(seen) == SETUP_SETTINGS[game], seen
+    page.screenshot(f"{game}-setup-focus-desktop")

@@ -160,6 +160,9 @@ async function resume(session) {
     renderAll();
     setState(view.over ? "round-over" : "playing");
     updateVerdict();
+    // As at a round's start and end: focus on the table, or on the result once it is over.
+    if (view.over) focusResult();
+    else state.els.section.focus({ preventScroll: true });
   } catch (error) {
     if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
       clearSession("banting");
