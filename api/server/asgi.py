@@ -69,4 +69,5 @@ def create_asgi_app(
         body_timeout=server.body_timeout,
         queue_limit=server.lane_queue_limit,
         access_log=bool(app.config.get("ACCESS_LOG", True)),
+        budgets={"store": float(app.config["STORE_BUSY_TIMEOUT"])},
     )

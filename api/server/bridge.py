@@ -10,7 +10,10 @@ What a request goes through (:class:`WsgiBridge`):
    ``body_timeout`` seconds (else 408). Those answers close the connection.
 3. The buffered request runs in its lane's threads. A lane with ``queue_limit`` requests
    already running or waiting answers 503 at once, so a stuck dependency (a locked session
-   store) fills one lane, never the others: stateless routes keep their own threads.
+   store) fills one lane, never the others: stateless routes keep their own threads. A lane
+   with a budget (the store's: STORE_BUSY_TIMEOUT) tells the app when the request must be
+   answered by, and answers 503 itself when the request is still waiting for a thread near
+   then.
 4. The answer is sent back by the event loop.
 
 Problems the bridge answers itself are RFC 9457 documents like the app's, with
@@ -34,7 +37,7 @@ from typing import Any
 
 from api.server.access_log import LOGGER_NAME, REQUEST_ID_HEADER
 from api.server.errors import PROBLEM_MIMETYPE, status_title
-from api.server.routing import BODY_ENVIRON_KEY
+from api.server.routing import BODY_ENVIRON_KEY, DEADLINE_ENVIRON_KEY
 from api.server.schemas import Problem
 
 Scope = dict[str, Any]
@@ -52,20 +55,31 @@ class Route:
     body_limit: int
 
 
+# A request in a lane with a budget that has not started when this share of its budget has
+# passed is answered 503 by the bridge (the app keeps the rest of the budget for its answer).
+QUEUE_SHARE = 0.9
+STORE_UNAVAILABLE = "SESSION_STORE_UNAVAILABLE"
+
+
 class _Refused(Exception):
-    def __init__(self, status: int, detail: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self, status: int, detail: str, retry_after: int | None = None, code: str | None = None
+    ) -> None:
         super().__init__(detail)
         self.status = status
         self.detail = detail
         self.retry_after = retry_after
+        self.code = code
 
 
 class _Disconnected(Exception):
     """The client went away before its request was complete."""
 
 
-def _problem_body(status: int, detail: str) -> bytes:
-    problem = Problem(type="about:blank", title=status_title(status), status=status, detail=detail)
+def _problem_body(status: int, detail: str, code: str | None = None) -> bytes:
+    problem = Problem(
+        type="about:blank", title=status_title(status), status=status, detail=detail, code=code
+    )
     return problem.model_dump_json(exclude_none=True).encode()
 
 
@@ -74,7 +88,10 @@ class WsgiBridge:
 
     ``lanes``: threads per lane (per process); ``route(method, path)``: the lane and body
     limit of a request; ``queue_limit``: requests a lane may hold (running and waiting) before
-    it answers 503; ``body_timeout``: seconds a request's body may take to arrive.
+    it answers 503; ``body_timeout``: seconds a request's body may take to arrive;
+    ``budgets``: per lane, seconds within which its requests are answered (the app is told
+    the deadline, ``DEADLINE_ENVIRON_KEY``; a request still waiting for a thread after
+    :data:`QUEUE_SHARE` of it is a 503 ``SESSION_STORE_UNAVAILABLE`` with Retry-After).
     """
 
     def __init__(
@@ -86,12 +103,14 @@ class WsgiBridge:
         body_timeout: float,
         queue_limit: int,
         access_log: bool = True,
+        budgets: Mapping[str, float] | None = None,
     ) -> None:
         self.wsgi_app = wsgi_app
         self.lanes = dict(lanes)
         self.route = route
         self.body_timeout = body_timeout
         self.queue_limit = queue_limit
+        self.budgets = dict(budgets or {})
         self.logger = logging.getLogger(LOGGER_NAME) if access_log else None
         self._executors: dict[str, ThreadPoolExecutor] = {}
         self._pid = -1
@@ -203,8 +222,23 @@ class WsgiBridge:
                 )
             self._held[lane] += 1
         try:
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(executor, self._call_wsgi, environ)
+            budget = self.budgets.get(lane)
+            if budget is None:
+                return await asyncio.wrap_future(executor.submit(self._call_wsgi, environ))
+            environ[DEADLINE_ENVIRON_KEY] = time.monotonic() + budget
+            future = executor.submit(self._call_wsgi, environ)
+            answer = asyncio.wrap_future(future)
+            try:
+                return await asyncio.wait_for(asyncio.shield(answer), QUEUE_SHARE * budget)
+            except TimeoutError:
+                if not future.cancel():
+                    return await answer  # running: the app answers by its deadline
+                raise _Refused(
+                    503,
+                    "The game session store is busy; nothing was changed. Try again.",
+                    retry_after=1,
+                    code=STORE_UNAVAILABLE,
+                ) from None
         finally:
             with self._lock:
                 self._held[lane] -= 1
@@ -278,7 +312,7 @@ class WsgiBridge:
         return environ
 
     async def _refuse(self, scope: Scope, send: Send, refused: _Refused, started: float) -> None:
-        body = _problem_body(refused.status, refused.detail)
+        body = _problem_body(refused.status, refused.detail, refused.code)
         request_id = secrets.token_hex(8)
         headers = [
             (b"content-type", PROBLEM_MIMETYPE.encode()),

@@ -13,9 +13,11 @@ it is exact whatever the bot level, including "random".
 
 Concurrency is optimistic: each row has a ``version``; a writer loads a match, changes it in
 memory and saves it with ``UPDATE ... WHERE id = ? AND version = ?``, and a save that finds
-another version returns False instead of overwriting the other writer's move. Each call
-opens its own connection (WAL mode, a busy timeout), so the store can be shared by threads
-and processes. No Flask here: the routes are in ``api.banting.games``.
+another version returns False instead of overwriting the other writer's move. Each thread
+keeps its own connection (WAL mode, a busy timeout), so the store can be shared by threads
+and processes. A thread may set a deadline (:meth:`GameStore.set_deadline`): its calls then
+wait for another writer's lock until the deadline at the latest, so a request answers in
+time. No Flask here: the routes are in ``api.banting.games``.
 """
 
 from __future__ import annotations
@@ -408,6 +410,21 @@ class GameStore:
         # disturb the parent's), only kept from the garbage collector.
         self._inherited: list[sqlite3.Connection] = []
 
+    def set_deadline(self, deadline: float | None) -> None:
+        """From now on this thread's calls wait for a locked store until ``deadline``
+        (``time.monotonic()`` seconds) at the latest, and past it not at all (a free store
+        still answers); None: ``busy_timeout`` a call again."""
+        self._local.deadline = deadline
+
+    def _wait(self, cap: float | None) -> float:
+        """Seconds this thread's next call may wait for a lock: ``cap`` (default
+        ``busy_timeout``), cut to the thread's deadline, 0 past it."""
+        wait = self.busy_timeout if cap is None else min(cap, self.busy_timeout)
+        deadline = getattr(self._local, "deadline", None)
+        if deadline is not None:
+            wait = max(0.0, min(wait, deadline - time.monotonic()))
+        return wait
+
     def _identity(self) -> tuple[int, int, int] | None:
         """(process, device, inode) of the store's file now; None when it is missing."""
         try:
@@ -418,12 +435,14 @@ class GameStore:
 
     def _connection(self, timeout: float | None = None) -> sqlite3.Connection:
         """This thread's connection, reopened (with the schema made again) when the file was
-        deleted or replaced since, or the process forked; making the schema waits at most
-        ``timeout`` seconds (default ``busy_timeout``)."""
+        deleted or replaced since, or the process forked; the call waits for a lock at most
+        ``timeout`` seconds (default ``busy_timeout``; less by the thread's deadline)."""
         local = self._local
+        wait = self._wait(timeout)
         identity = self._identity()
         conn: sqlite3.Connection | None = getattr(local, "conn", None)
         if conn is not None and identity is not None and local.identity == identity:
+            self._set_wait(conn, wait)
             return conn
         previous = getattr(local, "identity", None)
         if conn is not None:
@@ -431,7 +450,7 @@ class GameStore:
         if identity is None or (previous is not None and previous[1:] != identity[1:]):
             self._ready = False  # the file is gone, or is another one: make the schema again
         if not self._ready:
-            self._create_schema(self.busy_timeout if timeout is None else timeout)
+            self._create_schema(wait)
         # Autocommit (isolation_level=None): every statement here is its own transaction.
         conn = sqlite3.connect(
             self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=True
@@ -443,7 +462,15 @@ class GameStore:
             page = conn.execute("PRAGMA page_size").fetchone()[0]
             conn.execute(f"PRAGMA max_page_count = {max(1, self.max_bytes // page)}")
         local.conn, local.identity = conn, self._identity()
+        local.wait_ms = round(self.busy_timeout * 1000)
+        self._set_wait(conn, self._wait(timeout))
         return conn
+
+    def _set_wait(self, conn: sqlite3.Connection, wait: float) -> None:
+        wait_ms = round(wait * 1000)
+        if getattr(self._local, "wait_ms", None) != wait_ms:
+            conn.execute(f"PRAGMA busy_timeout = {wait_ms}")
+            self._local.wait_ms = wait_ms
 
     def _drop(self, conn: sqlite3.Connection, identity: tuple[int, int, int] | None) -> None:
         self._local.conn = None
@@ -594,11 +621,15 @@ class GameStore:
         return deleted
 
     def _purge_now_and_then(self) -> None:
+        """After a write: now and then a batch of expired games goes. It never fails the
+        write that came first (a locked store waits :data:`PROBE_TIMEOUT_SECONDS` at most and
+        is left for the next purge)."""
         clock = time.monotonic()
         if clock >= self._next_purge:
             self._next_purge = clock + PURGE_INTERVAL_SECONDS
-            if self.purge_expired() >= PURGE_BATCH:
-                self._next_purge = clock  # more are waiting: the next write takes a batch
+            with contextlib.suppress(sqlite3.Error):
+                if self.purge_expired() >= PURGE_BATCH:
+                    self._next_purge = clock  # more are waiting: the next write takes a batch
 
     def check(self) -> None:
         """Raise (sqlite3.Error, OSError) unless the store can be opened, read and written.
@@ -625,6 +656,7 @@ class GameStore:
                     conn.execute("ROLLBACK")
             finally:
                 conn.execute(f"PRAGMA busy_timeout = {round(self.busy_timeout * 1000)}")
+                self._local.wait_ms = round(self.busy_timeout * 1000)
         if self.min_free_bytes:
             free = shutil.disk_usage(os.path.dirname(os.path.abspath(self.path))).free
             if free < self.min_free_bytes:

@@ -189,6 +189,9 @@ class ModelBlueprint(Blueprint):
 # Where the body is kept once read; the ASGI bridge (api.server.bridge), which has read the whole
 # body already, puts it there, so the app takes it without copying it again.
 BODY_ENVIRON_KEY = "capsa_fast_api_body"
+# When the request must be answered by (``time.monotonic()`` seconds), put there by the bridge
+# for the lanes that have a budget (the session store's: api.server.sessions reads it).
+DEADLINE_ENVIRON_KEY = "capsa_fast_api_deadline"
 _READ_SIZE = 1 << 20
 
 

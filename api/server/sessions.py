@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -28,8 +29,13 @@ from flask import Blueprint, Flask, Response, after_this_request, current_app, g
 from api.server.errors import ApiProblem, api_problem_response
 from api.server.game_store import GameStore, SessionRecord
 from api.server.language import say
+from api.server.routing import DEADLINE_ENVIRON_KEY
 
 _STORE_KEY = "capsa_fast_api.game_store"
+# A game request answers within STORE_BUSY_TIMEOUT of its arrival (docs/production.md): it
+# waits for a locked store until this share of that time has passed, keeping the rest to
+# answer (503 when the store stayed locked).
+STORE_WAIT_SHARE = 0.8
 # Statuses the routes of one game answer besides those of a body.
 GAME_PROBLEMS = (401, 403, 404, 503)
 # ... and those that change it: a refused move or round, a stale If-Match.
@@ -94,6 +100,16 @@ def current_store() -> GameStore:
     return store(current_app)
 
 
+def store_deadline() -> float:
+    """Until when this request may wait for a locked store (``time.monotonic()`` seconds):
+    :data:`STORE_WAIT_SHARE` of STORE_BUSY_TIMEOUT after it arrived (at the bridge, which
+    counts its time in the lane's queue, else now)."""
+    budget = float(current_app.config["STORE_BUSY_TIMEOUT"])
+    given = request.environ.get(DEADLINE_ENVIRON_KEY)
+    answer_by = time.monotonic() + budget if given is None else float(given)
+    return answer_by - (1 - STORE_WAIT_SHARE) * budget
+
+
 def store_unavailable(exc: Exception) -> ApiProblem:
     """The 503 for a store locked past its busy timeout, unreadable or full (each write is
     one transaction, so nothing was changed); the cause goes to the log only."""
@@ -148,6 +164,7 @@ def seat_routes(bp: Blueprint, kind: type[SessionRecord]) -> None:
 
     @bp.before_request
     def _authenticate() -> None:
+        current_store().set_deadline(store_deadline())
         game_id = (request.view_args or {}).get("game_id")
         if game_id is None or request.method == "OPTIONS":
             return  # a CORS preflight carries no token; the request that follows does
@@ -159,6 +176,10 @@ def seat_routes(bp: Blueprint, kind: type[SessionRecord]) -> None:
         if seat is None:
             raise ApiProblem(403, "This token belongs to no seat of this game.")
         g.seated = Seated(record, seat)
+
+    @bp.teardown_request
+    def _no_deadline(_exc: BaseException | None) -> None:
+        current_store().set_deadline(None)  # the thread's next request sets its own
 
     bp.register_error_handler(sqlite3.Error, _store_failed)
     # The store's folder or file cannot be made or opened (a bad GAMES_DB path, a read-only

@@ -134,7 +134,9 @@ class AppSettings(_EnvSettings):
         "is a 503 (the disk is full or nearly so).",
     )
     store_busy_timeout: PositiveFloat = Field(
-        1.0, description="Seconds a game request waits for a locked session store; then 503."
+        1.0,
+        description="The session store's budget: a game request answers within this many "
+        "seconds of arriving while the store is locked (503 with Retry-After if it stays so).",
     )
     finished_game_ttl: PositiveInt = Field(
         DAY_SECONDS, description="Seconds a game whose round is over is kept after its last move."

@@ -16,6 +16,8 @@ import os
 import re
 import socket
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -343,6 +345,80 @@ def test_a_locked_store_delays_only_game_routes(tmp_path: Path) -> None:
             assert status == 503, data
             assert seconds < 6  # about 1 s each, 2 threads per worker
         assert up.request("GET", "/v1/health")[0] == 200
+
+
+# Another process that takes the store's write lock, says "locked", and keeps it until its
+# stdin closes (or for the seconds it is given).
+LOCK_HOLDER = """
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+if len(sys.argv) > 2:
+    time.sleep(float(sys.argv[2]))
+else:
+    sys.stdin.read()
+conn.execute("ROLLBACK")
+"""
+STORE_BUDGET = 1.0  # STORE_BUSY_TIMEOUT's default: docs/production.md
+
+
+@contextlib.contextmanager
+def lock_held(db: Path, seconds: float | None = None) -> Iterator[subprocess.Popen[str]]:
+    holder = subprocess.Popen(
+        [sys.executable, "-c", LOCK_HOLDER, str(db), *([] if seconds is None else [str(seconds)])],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        yield holder
+    finally:
+        assert holder.stdin is not None and holder.stdout is not None
+        holder.stdin.close()
+        holder.wait(timeout=10)
+        holder.stdout.close()
+
+
+def test_creating_games_while_another_process_holds_the_lock_answers_within_the_budget(
+    tmp_path: Path,
+) -> None:
+    """Issue 55: while another process holds the store's write lock, every creation answers
+    201 or 503 with Retry-After within the budget (STORE_BUSY_TIMEOUT, 1 s), however many
+    arrive together (more than the store lane's threads); once the lock is let go within
+    the budget, they are 201."""
+    routes = [("/v1/banting/games", {"bots": BOTS}), ("/v1/susun/games", {"bots": {"1": "ev"}})]
+    with server(tmp_path) as up:
+        for path, body in routes:
+            assert up.request("POST", path, body)[0] == 201
+
+        def create(n: int) -> tuple[int, bytes, float, str | None]:
+            path, body = routes[n % 2]
+            conn = http.client.HTTPConnection("127.0.0.1", up.port, timeout=30)
+            started = time.perf_counter()
+            try:
+                conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+                response = conn.getresponse()
+                data = response.read()
+                seconds = time.perf_counter() - started
+                return response.status, data, seconds, response.getheader("Retry-After")
+            finally:
+                conn.close()
+
+        db = tmp_path / "games.sqlite3"
+        with lock_held(db), ThreadPoolExecutor(12) as pool:
+            held = list(pool.map(create, range(36)))
+        with lock_held(db, seconds=0.3), ThreadPoolExecutor(8) as pool:
+            let_go = list(pool.map(create, range(8)))
+    for status, data, _seconds, retry_after in held:
+        assert status == 503, data
+        assert json.loads(data)["code"] == "SESSION_STORE_UNAVAILABLE"
+        assert retry_after is not None and int(retry_after) >= 1
+    for status, data, _seconds, _retry_after in let_go:
+        assert status == 201, data
+    slowest = max(seconds for *_, seconds, _ in held + let_go)
+    assert slowest <= STORE_BUDGET, [round(a[2], 3) for a in held + let_go]
 
 
 def test_a_full_store_is_503_and_health_says_so(tmp_path: Path) -> None:
