@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from api.server.errors import PROBLEM_MIMETYPE, status_title
+from api.server.openapi_links import add_links
 from api.server.rate_limit import EXEMPT_PATHS
 from api.server.routing import ModelBlueprint, Operation
 from api.server.schemas import Problem
@@ -127,6 +128,7 @@ def build_openapi(app: Flask, *, title: str, version: str) -> dict[str, Any]:
         if op.bearer_auth:
             operation["security"] = [{BEARER_SCHEME: []}]
         paths.setdefault(path, {})[op.method] = operation
+    add_links(paths)
 
     tags = sorted({bp.tag for bp, _ in operations.values()})
     components: dict[str, Any] = {

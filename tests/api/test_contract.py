@@ -16,8 +16,15 @@ one by one.
 The routes of one game get a real game id and its seat's token for most generated ids (the
 others stay random and must be 404 or 401), so moves and next rounds reach the game logic.
 
+Then schemathesis's stateful phase plays scenarios of several calls: it creates games and
+follows the document's links (api.server.openapi_links) from a create response to the routes
+of that game and from a game's view to its changes, the id (and the view's ETag) taken from
+the answers, and a seat's token from the create response (tokens are bearer auth, not
+parameters, so the auth hook below sends them, as a client would).
+
 CAPSA_FAST_CONTRACT_EXAMPLES sets the examples per operation (default 60; each phase of
-schemathesis adds its own explicit and boundary cases on top).
+schemathesis adds its own explicit and boundary cases on top), and
+CAPSA_FAST_CONTRACT_SCENARIOS the stateful phase's scenarios (default 100, of up to 8 calls).
 """
 
 from __future__ import annotations
@@ -25,17 +32,24 @@ from __future__ import annotations
 import os
 import tempfile
 import zlib
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from schemathesis.config import SchemathesisConfig
+from schemathesis.core.failures import FailureGroup
 
 from api import create_app
+from api.server.openapi_links import add_links
 
 MAX_EXAMPLES = int(os.environ.get("CAPSA_FAST_CONTRACT_EXAMPLES", "60"))
+# The stateful phase: this many scenarios of up to STEPS calls each.
+SCENARIOS = int(os.environ.get("CAPSA_FAST_CONTRACT_SCENARIOS", "100"))
+STEPS = 8
 GAME_ROUTES = ("/v1/banting/games/{game_id}", "/v1/susun/games/{game_id}")
+CREATES = ("/v1/banting/games", "/v1/susun/games")
 
 
 # schemathesis reads the document when the module is collected, so the app is built then
@@ -43,9 +57,11 @@ GAME_ROUTES = ("/v1/banting/games/{game_id}", "/v1/susun/games/{game_id}")
 # when the interpreter exits.
 _FOLDER = tempfile.TemporaryDirectory(prefix="capsa-contract-")
 APP = create_app({"GAMES_DB": str(Path(_FOLDER.name) / "games.sqlite3"), "ACCESS_LOG": False})
-# A schema-invalid request counts as refused with any of schemathesis's default statuses or
-# 413: the app refuses a body over its limit (64 KiB) before it reads the fields, and a
-# generated negative body (a long string in an array) can be that large.
+# A schema-invalid request counts as refused with any of schemathesis's default statuses,
+# 412 or 413: a change whose If-Match names no current view is refused before its body is
+# used (a generated negative body can hold a null the models read as absent), and the app
+# refuses a body over its limit (64 KiB) before it reads the fields, which a generated
+# negative body (a long string in an array) can pass.
 REFUSALS = [
     "400",
     "401",
@@ -54,6 +70,7 @@ REFUSALS = [
     "405",
     "406",
     "409",
+    "412",
     "413",
     "415",
     "422",
@@ -61,8 +78,13 @@ REFUSALS = [
     "429",
     "5xx",
 ]
+# The stateful phase follows the document's own links only: schemathesis's inference would
+# add links from a Banting create to the Susun routes (both take a game_id).
 CONFIG = SchemathesisConfig.from_dict(
-    {"checks": {"negative_data_rejection": {"expected-statuses": REFUSALS}}}
+    {
+        "checks": {"negative_data_rejection": {"expected-statuses": REFUSALS}},
+        "phases": {"stateful": {"inference": {"algorithms": []}}},
+    }
 )
 schema = schemathesis.openapi.from_wsgi("/openapi.json", APP, config=CONFIG)
 
@@ -82,6 +104,8 @@ SEATS = {
     ),
     "/v1/susun/games": _new_seat("/v1/susun/games", {"1": "beginner", "2": "expert"}),
 }
+# A seat's token by game id: the games above, and each game the stateful phase creates.
+TOKENS = {seat["id"]: seat["token"] for seat in SEATS.values()}
 
 
 def _seat_for(case: Any) -> dict[str, str]:
@@ -91,12 +115,18 @@ def _seat_for(case: Any) -> dict[str, str]:
     return found[0] if found else SEATS["/v1/banting/games"]
 
 
-@schema.auth()
+# refresh_interval=None: no caching, as the token depends on the game of each request.
+@schema.auth(refresh_interval=None)
 class SeatToken:
-    """The real seat's token wherever the document asks for bearer auth; schemathesis also
-    sends requests without it or with a wrong one, and checks that those are refused."""
+    """A real seat's token wherever the document asks for bearer auth (the token of the
+    game in the path when it is one the test created, as a client that read the create
+    response's 'tokens' would send); schemathesis also sends requests without it or with a
+    wrong one, and checks that those are refused."""
 
     def get(self, case: Any, context: Any) -> str:
+        game_id = (case.path_parameters or {}).get("game_id")
+        if isinstance(game_id, str) and game_id in TOKENS:
+            return TOKENS[game_id]
         return _seat_for(case)["token"]
 
     def set(self, case: Any, data: str, context: Any) -> None:
@@ -121,6 +151,175 @@ def test_every_route_keeps_its_contract(case: Any) -> None:
     if case.path.startswith(GAME_ROUTES):
         _use_real_game(case)
     case.call_and_validate(excluded_checks=[schemathesis.checks.positive_data_acceptance])
+
+
+# --- the stateful phase -----------------------------------------------------------------------
+
+# Calls of the stateful phase: operation -> status -> count; and those to a game the phase
+# created itself (so its id came from a create response, through a link).
+CALLS: dict[str, Counter[int]] = defaultdict(Counter)
+CREATED_CALLS: dict[str, Counter[int]] = defaultdict(Counter)
+CREATED: set[str] = set()
+# schemathesis's failed checks in the stateful phase, kept rather than raised: the app's
+# state lives on between scenarios, so Hypothesis could not replay a failing one.
+FAILURES: list[str] = []
+
+
+class GameWorkflow(schema.as_state_machine()):  # type: ignore[misc]
+    """schemathesis's state machine over the document's links, which keeps the token of
+    each game it creates (as a client reads 'tokens'), counts its calls and keeps the
+    failures of schemathesis's checks."""
+
+    def after_call(self, response: Any, case: Any) -> None:
+        super().after_call(response, case)
+        label = f"{case.method} {case.path}"
+        CALLS[label][response.status_code] += 1
+        game_id = (case.path_parameters or {}).get("game_id")
+        if game_id in CREATED:
+            CREATED_CALLS[label][response.status_code] += 1
+        if case.path in CREATES and response.status_code == 201:
+            created = response.json()
+            seat = str(created["humans"][0])
+            TOKENS[created["id"]] = created["tokens"][seat]
+            CREATED.add(created["id"])
+
+    def validate_response(
+        self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any
+    ) -> None:
+        try:
+            case.validate_response(
+                response,
+                excluded_checks=[schemathesis.checks.positive_data_acceptance],
+                additional_checks=additional_checks,
+                transport_kwargs=kwargs or None,
+                recorder=self.recorder,
+            )
+        except FailureGroup as failures:
+            FAILURES.append(str(failures))
+
+
+def test_stateful_phase_follows_the_links_into_games() -> None:
+    """schemathesis's stateful phase creates games and follows the links to every route of
+    a game, with the created game's id and a seat's token: each route answers past the seat
+    checks (not 401, 403 or 404) for a game the phase created, each view with a 200; no
+    answer is a 5xx and none fails a check."""
+    GameWorkflow.run(
+        settings=settings(
+            max_examples=SCENARIOS,
+            stateful_step_count=STEPS,
+            deadline=None,
+            phases=[Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
+    )
+    report = "\n".join(f"{op}: {dict(statuses)}" for op, statuses in sorted(CALLS.items()))
+    for create in CREATES:
+        assert CALLS[f"POST {create}"][201], report
+    for label in _game_operations():
+        reached = CREATED_CALLS[label]
+        assert sum(n for status, n in reached.items() if status not in (401, 403, 404)), (
+            label,
+            report,
+        )
+        if label.startswith("GET "):
+            assert reached[200], (label, report)
+    assert not any(status >= 500 for statuses in CALLS.values() for status in statuses), report
+    assert not FAILURES, "\n\n".join(FAILURES[:5])
+
+
+# --- the links ----------------------------------------------------------------------------------
+
+
+def _document() -> dict[str, Any]:
+    document: dict[str, Any] = APP.test_client().get("/openapi.json").get_json()
+    return document
+
+
+def _game_operations() -> dict[str, dict[str, Any]]:
+    """Every operation on one game, by "METHOD path"."""
+    return {
+        f"{method.upper()} {path}": operation
+        for path, operations in _document()["paths"].items()
+        if path.startswith(GAME_ROUTES)
+        for method, operation in operations.items()
+    }
+
+
+def test_every_game_route_is_linked_from_its_create() -> None:
+    """Each create's 201 links to every route of its game, the id from the response's 'id'
+    and the token said in the link's description; each view links to every route of the
+    same game, with its ETag as the If-Match of the routes that read one."""
+    document = _document()
+    by_id = {
+        operation["operationId"]: (path, method, operation)
+        for path, operations in document["paths"].items()
+        for method, operation in operations.items()
+    }
+    linked: set[str] = set()
+    for create in CREATES:
+        links = document["paths"][create]["post"]["responses"]["201"]["links"]
+        routes = {
+            operation["operationId"]
+            for path, operations in document["paths"].items()
+            if path.startswith(create + "/{game_id}")
+            for operation in operations.values()
+        }
+        assert set(links) == routes and len(routes) >= 3, (create, sorted(links))
+        for link in links.values():
+            assert link["operationId"] in by_id
+            path, method, target = by_id[link["operationId"]]
+            assert path.startswith(create + "/")
+            assert link["parameters"] == {"path.game_id": "$response.body#/id"}
+            assert "'tokens'" in link["description"]
+            assert "Authorization: Bearer" in link["description"]
+            assert target.get("security") == [{"bearerAuth": []}]
+            linked.add(f"{method.upper()} {path}")
+        view = document["paths"][create + "/{game_id}"]["get"]["responses"]["200"]
+        assert "ETag" in view["headers"]
+        for link in view["links"].values():
+            path, method, target = by_id[link["operationId"]]
+            reads_if_match = any(p["name"] == "If-Match" for p in target.get("parameters", []))
+            expected = {"path.game_id": "$request.path.game_id"}
+            if reads_if_match:
+                expected["header.If-Match"] = "$response.header.ETag"
+            assert link["parameters"] == expected, (path, method)
+    assert linked == set(_game_operations())
+    assert {
+        "POST /v1/banting/games/{game_id}/moves",
+        "POST /v1/susun/games/{game_id}/arrangement",
+    } <= linked
+
+
+def test_a_new_resource_gets_its_links() -> None:
+    """Links come from the paths alone: a collection added later (a table, say) with a
+    create and routes under its id is linked like the games, and nothing else is."""
+
+    def operation(name: str, status: str) -> dict[str, Any]:
+        return {"operationId": name, "summary": name, "responses": {status: {"description": ""}}}
+
+    paths: dict[str, dict[str, Any]] = {
+        "/v1/tables": {"post": operation("create_table", "201")},
+        "/v1/tables/{table_id}": {"get": operation("table", "200")},
+        "/v1/tables/{table_id}/seats": {"post": operation("sit", "200")},
+        "/v1/evaluate": {"post": operation("evaluate", "200")},
+    }
+    paths["/v1/tables/{table_id}"]["get"]["responses"]["200"]["headers"] = {"ETag": {}}
+    paths["/v1/tables/{table_id}/seats"]["post"]["parameters"] = [
+        {"name": "If-Match", "in": "header"}
+    ]
+    add_links(paths)
+    created = paths["/v1/tables"]["post"]["responses"]["201"]["links"]
+    assert {name: link["parameters"] for name, link in created.items()} == {
+        "table": {"path.table_id": "$response.body#/id"},
+        "sit": {"path.table_id": "$response.body#/id"},
+    }
+    onward = paths["/v1/tables/{table_id}"]["get"]["responses"]["200"]["links"]
+    assert onward["sit"]["parameters"] == {
+        "path.table_id": "$request.path.table_id",
+        "header.If-Match": "$response.header.ETag",
+    }
+    assert "links" not in paths["/v1/evaluate"]["post"]["responses"]["200"]
+    assert "links" not in paths["/v1/tables/{table_id}/seats"]["post"]["responses"]["200"]
 
 
 def test_every_documented_example_is_accepted() -> None:
