@@ -229,3 +229,72 @@ def test_first_load_is_quick(page: Page) -> None:
         ".map((r) => r.name).filter((n) => !n.startsWith(location.origin))"
     )
     assert nothing_outside == [], "the page fetched from outside its origin"
+
+
+# The Banting setup as the eye reads it (innerText: after CSS, visible text only): each
+# row's name and its choices in order, the level's options, and the start button.
+SETUP_TEXT_JS = r"""
+const rows = {};
+for (const e of document.querySelectorAll("fieldset[data-setting]")) {
+  rows[e.dataset.setting] = [e.querySelector("legend").innerText.trim(),
+    ...[...e.querySelectorAll("label")].map((l) => l.innerText.trim())];
+}
+const level = document.querySelector('[data-setting="level"]');
+rows.level = [document.querySelector(`label[for="${level.id}"]`).innerText.trim(),
+  ...[...level.options].map((o) => o.text.trim())];
+return { title: document.querySelector("#setup-title").innerText.trim(), rows,
+         start: document.querySelector('[data-action="start"]').innerText.trim() };
+"""
+
+# Seed 003's words for «Aturan meja» (WEB.md), first letter capitalised as a label needs;
+# the English WEB.md gives. Levels: the seed names «pemula / standar»; more may follow.
+SETUP_WORDS = {
+    "id": {
+        "title": "Aturan meja",
+        "rows": {
+            "suit_order": ["Urutan jenis", "♦ terkecil", "♣ terkecil"],
+            "straights": ["2 di straight", "Boleh", "Tidak"],
+            "flush_compare": ["Adu flush", "Jenis dulu", "Angka dulu"],
+            "first_lead": ["Siapa mulai", "Kartu terkecil", "Pemenang lalu"],
+        },
+        "levels": ["Pemula", "Standar"],
+        "start": "Mulai Main",
+    },
+    "en": {
+        "title": "Table rules",
+        "rows": {
+            "suit_order": ["Suit order", "♦ lowest", "♣ lowest"],
+            "straights": ["2 in straights", "Allowed", "Not allowed"],
+            "flush_compare": ["Flush comparison", "Suit first", "Rank first"],
+            "first_lead": ["Who starts", "Lowest card", "Previous winner"],
+        },
+        "levels": ["Beginner", "Standard"],
+        "start": "Start",
+    },
+}
+
+
+def test_the_setup_reads_in_the_seeds_words(page: Page) -> None:
+    page.switch_game("banting")
+    page.wait_state("setup")
+    for lang in ("id", "en"):
+        if page.js("return document.documentElement.lang") != lang:
+            page.press("lang")
+            page.wait(
+                lambda lang=lang: page.js("return document.documentElement.lang") == lang,
+                f"<html lang={lang}>",
+            )
+            page.wait_state("setup")
+        words = SETUP_WORDS[lang]
+        shown = page.wait(
+            lambda words=words: (
+                s if (s := page.js(SETUP_TEXT_JS))["start"] == words["start"] else None
+            ),
+            f"the setup in {lang}",
+        )
+        assert shown["title"] == words["title"], shown
+        for name, texts in words["rows"].items():
+            assert shown["rows"][name] == texts, (lang, name, shown["rows"][name])
+            # The explanation is still there, and says more than the choice.
+            assert len(page.described(name)) > 20, (lang, name)
+        assert shown["rows"]["level"][1:3] == words["levels"], shown["rows"]["level"]

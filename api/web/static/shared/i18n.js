@@ -48,29 +48,32 @@ const id = {
   linkNotice: "Link ronde {code}: tekan Mulai Main untuk mendapat kartu yang sama.",
   dealing: "Membagikan kartu…",
 
-  // Capsa Banting: setup («Aturan meja»)
+  // Capsa Banting: setup («Aturan meja»). The rows and their choices are seed 003's words:
+  // «urutan jenis (♦ terkecil / ♣ terkecil), 2 di straight (boleh / tidak), adu flush
+  // (jenis dulu / angka dulu), dan siapa mulai (kartu terkecil / pemenang lalu)», first
+  // letter capitalised as a label needs.
   rulesTitle: "Aturan meja",
   suit_order: "Urutan jenis",
-  suit_order_dchs: "♦ terendah",
-  suit_order_cdhs: "♣ terendah",
+  suit_order_dchs: "♦ terkecil",
+  suit_order_cdhs: "♣ terkecil",
   explain_suit_order_dchs: "♦ < ♣ < ♥ < ♠. Pemegang ♦3 membuka, ♠2 kartu tertinggi.",
   explain_suit_order_cdhs: "♣ < ♦ < ♥ < ♠. Pemegang ♣3 membuka, ♠2 kartu tertinggi.",
-  straights: "2 dalam straight",
-  "straights_two-high": "Ya",
+  straights: "2 di straight",
+  "straights_two-high": "Boleh",
   "straights_no-two": "Tidak",
   "explain_straights_two-high":
     "2-3-4-5-6 dan A-2-3-4-5 adalah straight, dan keduanya yang tertinggi (A-2-3-4-5 paling tinggi).",
   "explain_straights_no-two": "Straight tidak boleh memuat 2: yang tertinggi 10-J-Q-K-A.",
-  flush_compare: "Membandingkan flush",
+  flush_compare: "Adu flush",
   "flush_compare_suit-first": "Jenis dulu",
   "flush_compare_rank-first": "Angka dulu",
   "explain_flush_compare_suit-first":
     "Jenisnya menentukan lebih dulu: flush {high} mengalahkan flush {low} apa pun angkanya; jenis yang sama dibandingkan dari kartu tertinggi.",
   "explain_flush_compare_rank-first":
     "Angkanya menentukan lebih dulu, dari kartu tertinggi (2 paling tinggi); jenis hanya bila semua angka sama.",
-  first_lead: "Yang membuka",
-  "first_lead_lowest-card": "Kartu terendah",
-  "first_lead_previous-winner": "Pemenang sebelumnya",
+  first_lead: "Siapa mulai",
+  "first_lead_lowest-card": "Kartu terkecil",
+  "first_lead_previous-winner": "Pemenang lalu",
   "explain_first_lead_lowest-card":
     "Setiap ronde dibuka pemegang {lowest}, dan kartu pertama wajib memuat {lowest}.",
   "explain_first_lead_previous-winner":
@@ -245,12 +248,12 @@ const en = {
   explain_suit_order_dchs: "♦ < ♣ < ♥ < ♠. Whoever holds 3♦ opens; 2♠ is the highest card.",
   explain_suit_order_cdhs: "♣ < ♦ < ♥ < ♠. Whoever holds 3♣ opens; 2♠ is the highest card.",
   straights: "2 in straights",
-  "straights_two-high": "Yes",
-  "straights_no-two": "No",
+  "straights_two-high": "Allowed",
+  "straights_no-two": "Not allowed",
   "explain_straights_two-high":
     "2-3-4-5-6 and A-2-3-4-5 are straights, and they rank highest (A-2-3-4-5 tops them all).",
   "explain_straights_no-two": "No straight may hold a 2: the highest is 10-J-Q-K-A.",
-  flush_compare: "Comparing flushes",
+  flush_compare: "Flush comparison",
   "flush_compare_suit-first": "Suit first",
   "flush_compare_rank-first": "Rank first",
   "explain_flush_compare_suit-first":
