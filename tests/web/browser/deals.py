@@ -66,3 +66,37 @@ def find_deal(
 
 def ranks(cards: list[str]) -> list[str]:
     return [card[0] for card in cards]
+
+
+@dataclass(frozen=True)
+class Round:
+    code: str
+    winner: int
+    hints: int  # the player's moves (by hint) in the whole round
+
+
+def play_by_hints(code: str, level: str = "standard") -> Round:
+    """The round of ``code`` on the page's table, seat 0 taking every hint."""
+    game = banting.Game(rules=rules(), players=PLAYERS, code=code)
+    hints = 0
+    while not game.over:
+        if game.turn != 0:
+            game.bot_play(game.turn, level)
+            continue
+        combo = game.hint(0).combo
+        game.move(0, list(combo.cards) if combo is not None else "pass")
+        hints += 1
+    return Round(code, game.result.winner, hints)
+
+
+def find_rounds(player_wins: bool, count: int, max_hints: int = 13) -> list[Round]:
+    """The first ``count`` round codes (by seed) that the player, taking every hint, wins
+    (or loses) within ``max_hints`` moves."""
+    found: list[Round] = []
+    for seed in range(SEEDS):
+        played = play_by_hints(banting.make_code(PLAYERS, seed))
+        if (played.winner == 0) == player_wins and played.hints <= max_hints:
+            found.append(played)
+            if len(found) == count:
+                return found
+    raise AssertionError(f"fewer than {count} such rounds among {SEEDS} seeds")

@@ -694,6 +694,10 @@ def banting_differences(snap: Mapping[str, Any], view: Mapping[str, Any]) -> lis
         diffs.append(f"data-state {snap['state']!r}, server says {want_state!r}")
     if snap["hand"] != view["hand"]:
         diffs.append(f"hand {snap['hand']}, server {view['hand']}")
+    # A round over is shown once its result card is (data-state says it at once, while the
+    # last moves may still play out).
+    if view["over"] and len(snap["result"]) != view["players"]:
+        diffs.append(f"{len(snap['result'])} result lines for {view['players']} seats")
     table = view["table"]["cards"] if view["table"] else []
     if sorted(snap["table"]) != sorted(table) and not view["over"]:
         diffs.append(f"table {snap['table']}, server {table}")

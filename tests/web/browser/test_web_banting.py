@@ -128,10 +128,13 @@ def test_whole_rounds_by_hint_to_the_result_card(page: Page) -> None:
             view, snap = table.synced()
             moves += 1
         assert page.state() == "round-over"
-        # Nothing selected: the info line is «Sisa N · …» itself, no separator in front.
+        # The info line names the winner, then «Sisa N · …» (issue 55: once a seat is out
+        # the round is over, and the line says who won).
+        winner = view["result"]["winner"]
+        name = "Kamu" if winner == 0 else f"Komputer {winner}"
         assert page.js(
             "return document.querySelector('[data-role=\"info\"]').textContent"
-        ).startswith("Sisa"), snap["info"]
+        ).startswith(f"{name} menang · Sisa"), snap["info"]
         check_result(view, snap)
         if round_number == 1:
             # Focus moved to the result card (round 2 taps through, and a tap moves it).

@@ -212,6 +212,7 @@ async function refresh() {
 async function send(path, body) {
   const mine = state;
   state.busy = true;
+  renderSeats();
   renderActions();
   try {
     const { data } = await post(path, body, { token: state.session.token });
@@ -233,6 +234,7 @@ async function send(path, body) {
   } finally {
     if (state === mine) {
       state.busy = false;
+      renderSeats();
       renderActions();
     }
   }
@@ -409,7 +411,9 @@ function settled(view) {
   };
 }
 
-/** Draw a new view, animating what happened since move `from` (and the deal first). */
+/** Draw a new view, animating what happened since move `from` (and the deal first).
+ * Once a seat has gone out the round is over for everyone at once: data-state is
+ * round-over while the last moves still play out, and no seat has the turn. */
 async function playIn(view, { deal, from }) {
   const mine = state;
   const previous = state.view;
@@ -422,7 +426,7 @@ async function playIn(view, { deal, from }) {
       await animateDeal(view);
     }
     if (state !== mine) return;
-    setState("playing");
+    setState(view.over ? "round-over" : "playing");
     await animateMoves(view, from);
   });
   if (state !== mine) return;
@@ -466,13 +470,18 @@ async function animateDeal(view) {
 async function animateMoves(view, from) {
   const moves = view.history;
   if (from >= moves.length) return;
+  // The seat marked as to move while the moves play out: a computer while it thinks and
+  // its play shows; never the player (whose buttons wait for the end), nobody once the
+  // round is over.
+  const marked = (seat) => (view.over || seat === view.seat ? null : seat);
   const start = replay(view, from);
-  const shown = { ...start, turn: moves[from].seat, hand: view.hand, sweptTo: null };
+  const shown = { ...start, turn: marked(moves[from].seat), hand: view.hand, sweptTo: null };
   state.shown = shown;
   renderAll();
   for (let i = from; i < moves.length && !isSkipping(); i += 1) {
     const move = moves[i];
-    shown.turn = move.seat;
+    const last = i === moves.length - 1;
+    shown.turn = marked(move.seat);
     shown.sweptTo = null;
     renderSeats();
     if (move.seat !== view.seat) await pause(THINK);
@@ -483,13 +492,15 @@ async function animateMoves(view, from) {
       renderSeats();
       await pause(SHOW_PLAY / 2);
       await sweep(after.sweptTo);
-      Object.assign(shown, after, { turn: after.sweptTo, hand: view.hand });
+      Object.assign(shown, after, { turn: marked(after.sweptTo), hand: view.hand });
       renderAll();
       note(t("sweptTo", { name: seatName(after.sweptTo, view.seat) }), { quiet: true });
       continue;
     }
-    Object.assign(shown, after, { turn: move.seat, hand: view.hand, played: move.play !== "pass" });
+    Object.assign(shown, after, { turn: marked(move.seat), hand: view.hand, played: move.play !== "pass" });
     renderAll();
+    // The last move before the player's turn shows on the table as the buttons come on.
+    if (last && view.your_turn) break;
     await pause(move.play === "pass" ? SHOW_PLAY / 2 : SHOW_PLAY);
   }
 }
@@ -604,10 +615,12 @@ function renderSeats() {
   if (!state || !state.els) return;
   const view = state.view;
   const shown = presented();
+  // The player has moved and waits for the answer: the turn is no longer theirs to take.
+  const turn = state.busy && !state.shown ? null : shown.turn;
   for (const [key, el] of Object.entries(state.els.seats)) {
     const seat = Number(key);
     const count = shown.counts[seat];
-    flag(el, "data-turn", shown.turn === seat);
+    flag(el, "data-turn", turn === seat);
     flag(el, "data-leader", shown.leader === seat);
     flag(el, "data-one-card", count === 1);
     const bubble = shown.bubbles[seat];
@@ -617,7 +630,7 @@ function renderSeats() {
     const more = [];
     if (shown.leader === seat) more.push(t("leads"));
     if (count === 1) more.push(t("oneCard"));
-    if (shown.turn === seat) more.push(t("turn"));
+    if (turn === seat) more.push(t("turn"));
     fillSeat(el, { me: view.seat, count, total: view.totals[seat], more });
   }
 }
@@ -664,8 +677,15 @@ function renderHand({ dealing = false } = {}) {
   container.dataset.count = String(cards.length);
 }
 
+/** «Kamu menang» / "You win", or «Komputer 2 menang» / "Computer 2 wins". */
+function winnerText(seat) {
+  const view = state.view;
+  return seat === view.seat ? t("winnerYou") : t("winnerLine", { name: seatName(seat, view.seat) });
+}
+
 function selectionText() {
   const view = state.view;
+  if (view.over && view.result) return winnerText(view.result.winner);
   if (document.body.dataset.state === "dealing") return t("dealing");
   if (!state.selected.size) return view.your_turn && !state.shown ? t("pickCards") : "";
   if (!verdictFits()) return null; // the answer is on its way: keep the line as it is
@@ -759,7 +779,7 @@ function renderResult() {
     const name = seatName(seat, view.seat);
     const text =
       seat === result.winner
-        ? `${t("winnerLine", { name })} · ${t("winnerTotal", { points: signed(line.points) })}`
+        ? `${winnerText(seat)} · ${t("winnerTotal", { points: signed(line.points) })}`
         : `${name}: ${t("loserLine", { cards: line.cards_left, mult: line.multiplier, points: signed(line.points) })}`;
     return h(
       "li",
