@@ -5,8 +5,8 @@ request rebuilds it by replaying, so any worker process can serve any game. Bot 
 on the server right after a human's move, up to the next human turn or the end of the round.
 Tokens, the order of the checks, versions and round-code secrecy are shared with the Susun
 sessions: see ``api.server.sessions``. The game's own refusals are 409 with a ``code``: the
-engine's rejection codes, NOT_YOUR_TURN, ROUND_OVER, ROUND_NOT_OVER, or CONFLICT when
-another request changed the game first.
+engine's rejection codes, NOT_YOUR_TURN, ROUND_OVER, ROUND_NOT_OVER, EXCHANGE_CLOSED, or
+CONFLICT when another request changed the game first.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from flask import Response, after_this_request, url_for
 from api.banting.games_schemas import (
     DEFAULT_PLAYERS,
     CreateGameRequest,
+    ExchangeInfo,
+    ExchangeRequest,
     GameCreated,
     GameRules,
     GameView,
@@ -101,6 +103,8 @@ def scored_cards(game: banting.Game) -> list[int]:
     if game.result is not None:
         return list(game.result.cards_left)
     counts = [HAND_SIZE] * game.players
+    if game.exchanging:  # every seat holds 13 again once the cards owed are given back
+        return counts
     for made in game.history:
         counts[made.seat] -= len(made.cards)
         if counts[made.seat] == 0:
@@ -141,6 +145,12 @@ def view(record: GameRecord, game: banting.Game, seat: int, language: str) -> Ga
             **_move_fields(suggested.combo, language),
             pass_reasonable=suggested.pass_reasonable,
         )
+    exchange = None
+    part = game.exchange_view(seat)
+    if part is not None:
+        exchange = ExchangeInfo(
+            received=format_cards(part.received), gave=format_cards(part.gave), give=part.give
+        )
     result = None
     if game.result is not None:
         r = game.result
@@ -158,6 +168,7 @@ def view(record: GameRecord, game: banting.Game, seat: int, language: str) -> Ga
         players=record.players,
         version=record.version,
         round=game.round,
+        phase="over" if over else "exchange" if game.exchanging else "play",
         code=game.code if over or not record.codes_secret else None,
         hand=format_cards(game.hand(seat)),
         counts=list(game.counts),
@@ -172,6 +183,7 @@ def view(record: GameRecord, game: banting.Game, seat: int, language: str) -> Ga
         can_pass=game.can_pass(seat),
         legal_count=len(game.legal_plays(seat)) if your_turn else 0,
         hint=hint,
+        exchange=exchange,
         history=history,
         if_ended_now=if_ended_now(game, seat),
         totals=list(game.totals),
@@ -352,6 +364,51 @@ def move(body: MoveRequest, game_id: str) -> GameView:
     if not verdict.ok:
         raise ApiProblem(409, verdict.message, code=verdict.code)
     record.record(game.move(seat, play))
+    play_bots(record, game)
+    _save(record, game)
+    return _answer(record, game, seat, language)
+
+
+@bp.json_post(
+    "/<game_id>/exchange",
+    request_model=ExchangeRequest,
+    response_model=GameView,
+    summary="Give a card back in the card exchange",
+    example={"cards": ["7d"]},
+    problems=CHANGE_PROBLEMS,
+    bearer_auth=True,
+    request_headers=(IF_MATCH_HEADER,),
+    response_headers=ETAG_HEADER,
+)
+def exchange(body: ExchangeRequest, game_id: str) -> GameView:
+    """Under exchange: ranked (RULES.md 3.2), a round after the first begins with the card
+    exchange: the last place's highest card has gone to the winner (and with four players
+    the third place's to the second place), and each receiver gives back one card of its
+    own choice, which may be the one it received; bots choose by themselves. The view's
+    'exchange' says what this seat must give; play starts, and the bots move, once every
+    card owed is given back. Answers with the seat's new view.
+
+    A card this seat does not hold is a 422 with code NOT_IN_HAND; no exchange open, or
+    none owed by this seat, is a 409 EXCHANGE_CLOSED. Versions as with a move (If-Match or
+    'version'); nothing changes on a refusal."""
+    found = seated()
+    record, seat = found.record, found.seat
+    errors = FieldErrors()
+    cards = card_ids(body.cards, "cards", errors)
+    errors.raise_if_any()
+    check_versions(found, body.version, banting.LANGUAGES)
+    language = message_language()
+    game = replay(record)
+    part = game.exchange_view(seat)
+    hand = game.hand(seat)
+    if not game.exchanging or part is None or not part.give:
+        detail = banting.verdict_message("EXCHANGE_CLOSED", language, play=[], hand=[])
+        raise ApiProblem(409, detail, code="EXCHANGE_CLOSED")
+    if cards[0] not in hand:
+        detail = banting.verdict_message("NOT_IN_HAND", language, play=cards, hand=hand)
+        errors.add("cards/0", detail)
+        raise ApiProblem(422, detail, errors=errors.items, code="NOT_IN_HAND")
+    record.record_give_back(seat, game.give_back(seat, cards[0]))
     play_bots(record, game)
     _save(record, game)
     return _answer(record, game, seat, language)

@@ -107,6 +107,16 @@ class NextRoundRequest(RequestModel):
     version: GameVersion | None = None
 
 
+class ExchangeRequest(RequestModel):
+    cards: list[Card] = Field(
+        description="The one card this seat gives back in the exchange (its own choice).",
+        min_length=1,
+        max_length=1,
+        examples=[["7d"]],
+    )
+    version: GameVersion | None = None
+
+
 # --- responses ----------------------------------------------------------------------------
 
 
@@ -192,6 +202,16 @@ class RoundResult(ResponseModel):
     )
 
 
+class ExchangeInfo(ResponseModel):
+    """This seat's part in the round's card exchange (RULES.md 3.2 ``exchange: ranked``)."""
+
+    received: list[CardText] = Field(description="The cards this seat received.")
+    gave: list[CardText] = Field(description="The cards this seat gave.")
+    give: int = Field(
+        description="How many cards this seat must still give back (POST .../exchange): 1 or 0."
+    )
+
+
 class GameView(ResponseModel):
     """What one seat may see: its own hand, the public state and the round's history."""
 
@@ -200,6 +220,12 @@ class GameView(ResponseModel):
     players: int
     version: int = Field(description="Goes up by one with every change to the game.")
     round: int = Field(description="1-based round number within the match.")
+    phase: Literal["exchange", "play", "over"] = Field(
+        description=(
+            "exchange: the round's card exchange is open (no seat's turn until every card "
+            "owed is given back); play; over: the round is over."
+        )
+    )
     code: str | None = Field(
         description=(
             "The round's code. With two or more human seats only once the round is over (it "
@@ -232,6 +258,12 @@ class GameView(ResponseModel):
         description=(
             "A play for this seat (seed 003 «Petunjuk»): the standard bot's move, never a "
             "pass while the seat has a legal play; null off turn."
+        )
+    )
+    exchange: ExchangeInfo | None = Field(
+        description=(
+            "Under exchange: ranked, what this seat gave and received in this round's "
+            "exchange and whether it owes a card back; null when it took no part."
         )
     )
     history: list[HistoryEntry] = Field(description="This round's moves, in order.")

@@ -300,7 +300,9 @@ class BantingSettings(ResponseModel):
     pass_locks: bool = _setting("pass_locks")
     two_demotion: bool = _setting("two_demotion")
     ending: str = _setting("ending")
+    bomb_ends: bool = _setting("bomb_ends")
     dragon: bool = _setting("dragon")
+    exchange: str = _setting("exchange")
     scoring: list[list[int]] = _setting("scoring")
 
 

@@ -139,13 +139,28 @@ def codes_secret(humans: int) -> bool:
 
 @dataclass
 class RoundRecord:
-    """A round's code and moves; once a later round is dealt, also its winner and scores
-    (so a request replays only the current round, whatever the length of the match)."""
+    """A round's code, the cards given back in its exchange (``[seat, card id]``, under
+    ``exchange: ranked``) and its moves; once a later round is dealt, also its winner and
+    scores, and its places when the next round's exchange reads them (so a request replays
+    only the current round, whatever the length of the match)."""
 
     code: str
     moves: list[StoredMove] = field(default_factory=list)
     winner: int | None = None
     scores: list[int] | None = None
+    given_back: list[list[int]] = field(default_factory=list)
+    places: list[int] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        item: dict[str, Any] = {"code": self.code, "moves": self.moves}
+        if self.winner is not None:
+            item["winner"] = self.winner
+            item["scores"] = self.scores
+        if self.given_back:
+            item["given_back"] = self.given_back
+        if self.places is not None:
+            item["places"] = self.places
+        return item
 
 
 @dataclass
@@ -209,19 +224,24 @@ class GameRecord(SessionRecord):
         """Add a move just made in the current round."""
         self.rounds[-1].moves.append([move.seat, PASS if move.is_pass else list(move.cards)])
 
+    def record_give_back(self, seat: int, card: int) -> None:
+        """Add a card just given back in the current round's exchange."""
+        self.rounds[-1].given_back.append([seat, card])
+
     def rounds_json(self) -> str:
-        rounds = [
-            {"code": r.code, "moves": r.moves}
-            if r.winner is None
-            else {"code": r.code, "moves": r.moves, "winner": r.winner, "scores": r.scores}
-            for r in self.rounds
-        ]
-        return json.dumps(rounds, separators=(",", ":"))
+        return json.dumps([r.to_json() for r in self.rounds], separators=(",", ":"))
 
     @classmethod
     def rounds_from_json(cls, text: str) -> list[Any]:
         return [
-            RoundRecord(r["code"], r["moves"], r.get("winner"), r.get("scores"))
+            RoundRecord(
+                r["code"],
+                r["moves"],
+                r.get("winner"),
+                r.get("scores"),
+                r.get("given_back", []),
+                r.get("places"),
+            )
             for r in json.loads(text)
         ]
 
@@ -242,14 +262,15 @@ def replay(record: GameRecord) -> banting.Game:
                 round=len(record.rounds),
                 totals=totals,
                 previous_winner=finished[-1].winner,
+                previous_places=finished[-1].places,
             )
-            _make_moves(game, current.moves)
+            _make_moves(game, current)
         else:
             game = banting.Game(rules=rules, players=record.players, code=record.rounds[0].code)
             for number, stored_round in enumerate(record.rounds):
                 if number:
                     game.next_round(stored_round.code)
-                _make_moves(game, stored_round.moves)
+                _make_moves(game, stored_round)
     return game
 
 
@@ -275,22 +296,31 @@ def _redact(text: str, code: str) -> str:
     return pattern.sub("<round code>", text)
 
 
-def _make_moves(game: banting.Game, moves: list[StoredMove]) -> None:
-    for seat, play in moves:
+def _make_moves(game: banting.Game, stored: RoundRecord) -> None:
+    for seat, card in stored.given_back:
+        game.give_back(seat, card)
+    for seat, play in stored.moves:
         game.move(seat, play)
 
 
 def finish_round(record: GameRecord, game: banting.Game) -> None:
-    """Keep the result of the round just over with its record (before the next is dealt)."""
+    """Keep the result of the round just over with its record (before the next is dealt),
+    and its places when the next round begins with an exchange."""
     result = game.result
     if result is not None:
         record.rounds[-1].winner = result.winner
         record.rounds[-1].scores = list(result.scores)
+        if game.rules.exchange == "ranked" and not result.dragon:
+            record.rounds[-1].places = list(result.places)
 
 
 def play_bots(record: GameRecord, game: banting.Game) -> int:
-    """Let the bots move until a human seat is to move or the round is over; each move is
-    made in ``game`` and recorded in ``record``. Returns how many moves they made."""
+    """Let the bots give back the cards they owe in an exchange, then move until a human
+    seat is to move (or owes a card) or the round is over; each is made in ``game`` and
+    recorded in ``record``. Returns how many moves they made."""
+    for seat, level in sorted(record.bots.items()):
+        if game.exchanging and (view := game.exchange_view(seat)) is not None and view.give:
+            record.record_give_back(seat, game.bot_give_back(seat, level))
     made = 0
     while not game.over and game.turn in record.bots:
         record.record(game.bot_play(game.turn, record.bots[game.turn]))

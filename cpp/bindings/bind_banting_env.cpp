@@ -163,6 +163,17 @@ void bind_banting_env(py::module_& m) {
         for (const Move& mv : f->round.history()) moves.append(move_tuple(mv));
         return py::make_tuple(f->seed, f->index, f->opener, moves);
       }, "The last round that ended in a step: (seed, index, opener, moves), or None.")
+      .def("exchanges", [](PyVecEnv& s, int i, bool finished) -> py::object {
+        s.check_index(i);
+        const VecEnv::Finished* f = s.env->finished(i);
+        if (finished && f == nullptr) return py::none();
+        py::list out;
+        for (const Exchange& x : (finished ? f->round : s.env->round(i)).exchanges())
+          out.append(py::make_tuple(x.giver, x.receiver, x.card, x.back));
+        return out;
+      }, py::arg("i"), py::arg("finished") = false,
+         "The card exchange that began environment i's round (or the last finished one): "
+         "(giver, receiver, card, card given back) per pair; empty without one.")
       .def("round_index", [](PyVecEnv& s, int i) {
         s.check_index(i);
         return s.env->round_index(i);

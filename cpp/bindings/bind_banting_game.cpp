@@ -140,17 +140,22 @@ std::vector<int> sorted_hand(CardMask hand, const Rules& rules) {
 void bind_banting_game(py::module_& m) {
   py::class_<GameRules>(m, "BantingGameRules")
       .def(py::init([](const Rules& rules, const std::vector<std::pair<int, int>>& tiers,
-                       bool dragon, bool last_standing, bool previous_winner) {
+                       bool dragon, bool last_standing, bool previous_winner, bool bomb_ends,
+                       bool exchange) {
+             if (bomb_ends && !last_standing)
+               throw std::invalid_argument("bomb_ends needs last_standing");
              GameRules g;
              g.rules = rules;
              g.tiers = tiers;
              g.dragon = dragon;
              g.last_standing = last_standing;
              g.previous_winner = previous_winner;
+             g.bomb_ends = bomb_ends;
+             g.exchange = exchange;
              return g;
            }),
            py::arg("rules"), py::arg("tiers"), py::arg("dragon"), py::arg("last_standing"),
-           py::arg("previous_winner"));
+           py::arg("previous_winner"), py::arg("bomb_ends") = false, py::arg("exchange") = false);
 
   py::class_<PyRound>(m, "BantingRound", "One Capsa Banting round (see capsa_fast.banting.Game).")
       .def(py::init([](const GameRules& rules, int players, std::uint64_t seed, int opener,
@@ -173,7 +178,7 @@ void bind_banting_game(py::module_& m) {
                     "original's would.")
       .def_property_readonly("players", [](const PyRound& s) { return s.round.players(); })
       .def_property_readonly("turn", [](const PyRound& s) { return optional_seat(s.round.turn()); })
-      .def_property_readonly("leader", [](const PyRound& s) { return s.round.leader(); })
+      .def_property_readonly("leader", [](const PyRound& s) { return optional_seat(s.round.leader()); })
       .def_property_readonly("table", [](const PyRound& s) {
         const Combo* t = s.round.table();
         return t ? py::cast(*t) : py::object(py::none());
@@ -203,6 +208,59 @@ void bind_banting_game(py::module_& m) {
         return out;
       })
       .def_property_readonly("can_pass", [](const PyRound& s) { return s.round.can_pass(); })
+      .def_property_readonly("places", [](const PyRound& s) { return s.round.places(); },
+                             "Once over: the seats from first to last place (the exchange's).")
+      .def_property_readonly("exchanging", [](const PyRound& s) { return s.round.exchanging(); })
+      .def_property_readonly("exchanges", [](const PyRound& s) {
+        py::list out;
+        for (const Exchange& x : s.round.exchanges()) {
+          out.append(py::make_tuple(x.giver, x.receiver, x.card,
+                                    x.back < 0 ? py::object(py::none()) : py::object(py::int_(x.back))));
+        }
+        return out;
+      }, "The exchange's pairs: (giver, receiver, card given, card given back or None).")
+      .def("begin_exchange", [](PyRound& s, const std::vector<int>& places) {
+        const int n = s.round.players();
+        std::vector<int> seen(static_cast<std::size_t>(n), 0);
+        bool ok = static_cast<int>(places.size()) == n;
+        for (const int p : places) {
+          ok = ok && p >= 0 && p < n && !seen[static_cast<std::size_t>(p)];
+          if (ok) seen[static_cast<std::size_t>(p)] = 1;
+        }
+        if (!ok) throw std::invalid_argument("places: each seat 0.." + std::to_string(n - 1) + " once");
+        const auto busy = s.lock();
+        if (s.round.over() || s.round.exchanging() || s.round.played() != 0)
+          throw std::invalid_argument("an exchange begins a fresh round, before any move");
+        s.round.begin_exchange(places);
+      }, py::arg("places"), "Begin the card exchange after a round with these places.")
+      .def("owes", [](const PyRound& s, int seat) {
+        s.check_seat(seat);
+        return s.round.owes(seat);
+      }, py::arg("seat"), "Whether the seat still has a card to give back.")
+      .def("give_back", [](PyRound& s, int seat, int card) {
+        s.check_seat(seat);
+        const auto busy = s.lock();
+        switch (s.round.give_back(seat, card)) {
+          case ExchangeCode::kOk: return "OK";
+          case ExchangeCode::kClosed: return "EXCHANGE_CLOSED";
+          case ExchangeCode::kNotInHand: break;
+        }
+        return "NOT_IN_HAND";
+      }, py::arg("seat"), py::arg("card"), "Give a card back: OK, EXCHANGE_CLOSED or NOT_IN_HAND.")
+      .def("bot_give_back", [](PyRound& s, int seat, const std::string& level, bool make) {
+        s.check_seat(seat);
+        const BotLevel lv = parse_level(level);
+        const auto busy = s.lock();
+        if (!s.round.owes(seat)) throw std::invalid_argument("this seat has no card to give back");
+        SplitMix64 dice = s.rng;
+        const int card = bot_give_back(s.round, seat, lv, dice);
+        if (make) {
+          s.rng = dice;
+          s.round.give_back(seat, card);
+        }
+        return card;
+      }, py::arg("seat"), py::arg("level"), py::arg("make"),
+         "The card the level's bot gives back (and, with make, gives it).")
       .def("hand", [](const PyRound& s, int seat) {
         s.check_seat(seat);
         return sorted_hand(s.round.hand(seat), s.rules.rules);
@@ -224,6 +282,7 @@ void bind_banting_game(py::module_& m) {
       .def("bot_move", [](PyRound& s, const std::string& level, bool make, int iterations,
                           double time_ms, int threads) {
         if (s.round.over()) throw std::invalid_argument("the round is over");
+        if (s.round.exchanging()) throw std::invalid_argument("no seat is to move: the card exchange is open");
         const BotLevel lv = parse_level(level);
         const SearchBudget budget = make_budget(iterations, time_ms, threads);
         const auto busy = s.lock();
@@ -244,6 +303,7 @@ void bind_banting_game(py::module_& m) {
       .def("hint", [](const PyRound& s, const std::string& level, int iterations, double time_ms,
                       int threads) {
         if (s.round.over()) throw std::invalid_argument("the round is over");
+        if (s.round.exchanging()) throw std::invalid_argument("no seat is to move: the card exchange is open");
         const BotLevel lv = parse_level(level);
         const SearchBudget budget = make_budget(iterations, time_ms, threads);
         const auto busy = s.lock();
@@ -270,7 +330,7 @@ void bind_banting_game(py::module_& m) {
       }, py::arg("seat"), "(observation int8 [612], action mask bool [1665]) of what the seat sees.")
       .def("apply_action", [](PyRound& s, long long action) {
         // The seat to move plays an action index; False (nothing changed) when illegal.
-        if (action < 0 || action >= env::kNumActions) return false;
+        if (action < 0 || action >= env::kNumActions || s.round.turn() < 0) return false;
         Combo play;
         bool is_pass = false;
         const auto busy = s.lock();
@@ -281,7 +341,7 @@ void bind_banting_game(py::module_& m) {
       .def("legal_actions", [](const PyRound& s) {
         std::vector<std::uint8_t> mask(env::kNumActions);
         std::vector<std::int16_t> list;
-        if (!s.round.over()) env::legal_action_mask(s.round, s.round.turn(), mask.data(), &list);
+        if (s.round.turn() >= 0) env::legal_action_mask(s.round, s.round.turn(), mask.data(), &list);
         std::vector<int> out(list.begin(), list.end());
         std::sort(out.begin(), out.end());
         return out;

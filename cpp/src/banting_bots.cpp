@@ -942,6 +942,40 @@ Hint hint_move(const Round& round, BotLevel level, SplitMix64& rng, const Search
   return h;
 }
 
+int bot_give_back(const Round& round, int seat, BotLevel level, SplitMix64& rng) {
+  const CardMask hand = round.hand(seat);
+  const Rules& rules = round.combo_rules();
+  if (level == BotLevel::kRandom) {
+    int k = rng.below(__builtin_popcountll(hand));
+    CardMask h = hand;
+    while (k-- > 0) h &= h - 1;
+    return __builtin_ctzll(h);
+  }
+  if (level == BotLevel::kBeginner) return lowest_card(hand, rules);
+  const PlanStyle style = level == BotLevel::kStandardV1 || level == BotLevel::kExpert
+                              ? PlanStyle::kV1
+                              : PlanStyle::kStandard;
+  int best = -1;
+  double best_cost = 0;
+  for (CardMask h = hand; h; h &= h - 1) {
+    const int c = __builtin_ctzll(h);
+    const double cost = plan_cost(hand & ~(CardMask{1} << c), rules, style);
+    if (best < 0 || cost < best_cost ||
+        (cost == best_cost && single_order(c, rules) < single_order(best, rules))) {
+      best = c;
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+
+void bots_give_back(Round& round, const std::vector<BotLevel>& levels, SplitMix64& rng) {
+  for (int seat = 0; seat < round.players(); ++seat) {
+    if (!round.owes(seat)) continue;
+    round.give_back(seat, bot_give_back(round, seat, levels[static_cast<std::size_t>(seat)], rng));
+  }
+}
+
 std::uint64_t sim_round_seed(std::uint64_t seed, std::uint64_t g) noexcept {
   SplitMix64 mix{seed ^ (g * 0xD1B54A32D192ED03ull)};
   return mix.next() >> 19;  // 45 bits
@@ -958,12 +992,17 @@ void simulate(const GameRules& rules, int players, const std::vector<BotLevel>& 
               std::uint64_t seed, std::uint64_t first, int count, int* scores, int* winners,
               const SearchBudget& budget) {
   int previous = -1;
+  std::vector<int> places;  // of the previous round, when an exchange follows it
   for (int g = 0; g < count; ++g) {
     // The bots' dice per round, from (seed, round) alone: a run's rounds are the same
     // whatever its chunks (they were seeded once per chunk, so --chunk changed results).
     SplitMix64 rng{sim_round_seed(seed ^ 0xA0761D6478BD642Full, first + static_cast<std::uint64_t>(g))};
     Round round(rules, players, sim_round_seed(seed, first + static_cast<std::uint64_t>(g)),
                 rules.previous_winner ? previous : -1, needs_history(levels));
+    if (!places.empty() && !round.over()) {
+      round.begin_exchange(places);
+      bots_give_back(round, levels, rng);
+    }
     while (!round.over()) {
       const Move m = bot_move(round, levels[static_cast<std::size_t>(round.turn())], rng, budget);
       round.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
@@ -972,6 +1011,7 @@ void simulate(const GameRules& rules, int players, const std::vector<BotLevel>& 
     for (int p = 0; p < players; ++p) scores[g * players + p] = s[static_cast<std::size_t>(p)];
     winners[g] = round.winner();
     previous = round.winner();
+    places = rules.exchange && !round.dragon() ? round.places() : std::vector<int>{};
   }
 }
 

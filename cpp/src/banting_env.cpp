@@ -157,7 +157,7 @@ int legal_action_mask(const Round& r, int seat, std::uint8_t* mask,
 }
 
 bool decode_action(const Round& r, int action, Combo* play, bool* is_pass) noexcept {
-  if (r.over() || action < 0 || action >= kNumActions) return false;
+  if (r.turn() < 0 || action < 0 || action >= kNumActions) return false;
   const int seat = r.turn();
   Verdict v;
   if (action == kPassAction) {
@@ -288,13 +288,27 @@ void VecEnv::run_bots(Env& e) {
   }
 }
 
-void VecEnv::start_round(Env& e, std::uint64_t env_index, int opener) {
+void VecEnv::start_round(Env& e, std::uint64_t env_index, int opener, const Round* previous) {
+  std::vector<int> places;
+  if (previous != nullptr && rules_.exchange && !previous->dragon()) places = previous->places();
   for (;;) {
     deal(e, env_index, opener);
+    if (!places.empty() && !e.round.over()) {
+      // The action space holds plays only: every seat, a learner's too, gives back the
+      // standard bot's choice.
+      std::vector<BotLevel> levels;
+      for (int s = 0; s < players_; ++s) {
+        const int level = seats_[static_cast<std::size_t>(s)];
+        levels.push_back(level == kLearnerSeat ? BotLevel::kStandard : static_cast<BotLevel>(level));
+      }
+      e.round.begin_exchange(places);
+      bots_give_back(e.round, levels, e.bots);
+    }
     run_bots(e);
     if (!e.round.over()) return;
     ++e.skipped;
     opener = rules_.previous_winner ? e.round.winner() : -1;
+    places = rules_.exchange && !e.round.dragon() ? e.round.places() : std::vector<int>{};
   }
 }
 
@@ -324,7 +338,7 @@ void VecEnv::reset(std::uint64_t seed, std::int8_t* obs, std::uint8_t* mask, std
       e.has_finished = false;
       e.bots = SplitMix64{sim_round_seed(seed ^ kBotStream, ui)};
       e.sampler = SplitMix64{sim_round_seed(seed ^ kSampleStream, ui)};
-      start_round(e, ui, -1);
+      start_round(e, ui, -1, nullptr);
       const auto off = static_cast<std::size_t>(i);
       show(e, obs + off * kObsSize, mask + off * kNumActions, seat + off);
     }
@@ -408,7 +422,7 @@ long VecEnv::step(const std::int64_t* actions, std::int8_t* obs, std::uint8_t* m
           ++e.done;
           if (rules_.previous_winner) opener = r.winner();
         }
-        start_round(e, off, opener);
+        start_round(e, off, opener, forfeit ? nullptr : &e.finished.round);
       }
       show(e, obs + off * kObsSize, mask + off * kNumActions, seat + off);
     }

@@ -28,7 +28,8 @@ int highest_card(CardMask hand, const Rules& rules) noexcept {
 
 Round::Round(const GameRules& rules, int players, std::uint64_t seed, int opener,
              bool record_history)
-    : rules_(&rules), combo_rules_(rules.rules), players_(players), record_(record_history) {
+    : rules_(&rules), combo_rules_(rules.rules), players_(players),
+      opener_(opener >= 0 && opener < players ? opener : -1), record_(record_history) {
   combo_rules_.twos_demoted = false;
   const auto deck = shuffled_deck(seed);
   CardMask dealt = 0;
@@ -60,15 +61,74 @@ Round::Round(const GameRules& rules, int players, std::uint64_t seed, int opener
       return;
     }
   }
-  if (opener >= 0 && opener < players_) {
-    turn_ = opener;
+  if (opener_ < 0) lowest_ = lowest_card(dealt, rules.rules);
+  start_play();
+}
+
+void Round::start_play() {
+  if (opener_ >= 0) {
+    turn_ = opener_;
   } else {
-    lowest_ = lowest_card(dealt, rules.rules);
     for (int s = 0; s < players_; ++s)
       if (hand(s) >> lowest_ & 1) turn_ = s;
     first_play_ = true;
   }
   leader_ = turn_;
+}
+
+std::vector<int> Round::places() const {
+  if (!over()) return {};
+  if (static_cast<int>(finishing_.size()) == players_) return finishing_;
+  std::vector<int> order;
+  for (int i = 0; i < players_; ++i) order.push_back((winner_ + i) % players_);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return cards_left_[static_cast<std::size_t>(a)] < cards_left_[static_cast<std::size_t>(b)];
+  });
+  return order;
+}
+
+void Round::begin_exchange(const std::vector<int>& places) {
+  exchanges_.clear();
+  auto pass_up = [&](int giver, int receiver) {
+    const int card = highest_card(hand(giver), rules_->rules);
+    const CardMask bit = CardMask{1} << card;
+    hands_[static_cast<std::size_t>(giver)] &= ~bit;
+    hands_[static_cast<std::size_t>(receiver)] |= bit;
+    exchanges_.push_back(Exchange{giver, receiver, card, -1});
+  };
+  pass_up(places[static_cast<std::size_t>(players_ - 1)], places[0]);
+  if (players_ == 4) pass_up(places[2], places[1]);
+  exchanging_ = true;
+  turn_ = -1;
+  leader_ = -1;
+  first_play_ = false;
+}
+
+bool Round::owes(int seat) const noexcept {
+  if (!exchanging_) return false;
+  for (const Exchange& x : exchanges_)
+    if (x.receiver == seat && x.back < 0) return true;
+  return false;
+}
+
+ExchangeCode Round::give_back(int seat, int card) {
+  if (!owes(seat)) return ExchangeCode::kClosed;
+  if (card < 0 || card >= kDeckSize || !(hand(seat) >> card & 1)) return ExchangeCode::kNotInHand;
+  bool open = false;
+  for (Exchange& x : exchanges_) {
+    if (x.receiver == seat && x.back < 0) {
+      const CardMask bit = CardMask{1} << card;
+      hands_[static_cast<std::size_t>(seat)] &= ~bit;
+      hands_[static_cast<std::size_t>(x.giver)] |= bit;
+      x.back = card;
+    }
+    open = open || x.back < 0;
+  }
+  if (!open) {
+    exchanging_ = false;
+    start_play();
+  }
+  return ExchangeCode::kOk;
 }
 
 Round Round::with_hands(const std::array<CardMask, kMaxPlayers>& hands) const {
@@ -132,12 +192,28 @@ RoundCode Round::apply(int seat, const int* cards, int n, bool is_pass, Verdict*
   return code;
 }
 
-void Round::finish_out(int seat) {
+void Round::finish_out(int seat, bool bomb) {
   if (winner_ < 0) {
     winner_ = seat;
     for (int s = 0; s < players_; ++s) cards_left_[static_cast<std::size_t>(s)] = count(s);
   }
   finishing_.push_back(seat);
+  if (bomb && rules_->bomb_ends && rules_->last_standing) {
+    // The round ends for every seat still holding cards: each is scored by the cards it
+    // holds now and placed by them (fewer first, ties in turn order after the bomb).
+    std::vector<int> rest;
+    for (int i = 1; i < players_; ++i) {
+      const int s = (seat + i) % players_;
+      if (hand(s)) rest.push_back(s);
+    }
+    std::stable_sort(rest.begin(), rest.end(), [&](int a, int b) { return count(a) < count(b); });
+    for (const int s : rest) {
+      cards_left_[static_cast<std::size_t>(s)] = count(s);
+      finishing_.push_back(s);
+    }
+    turn_ = -1;
+    return;
+  }
   int holders = 0;
   int last = -1;
   for (int s = 0; s < players_; ++s) {
@@ -169,7 +245,7 @@ void Round::apply_legal(int seat, const Combo* play) {
     if (play->kind == Kind::kFourOfAKind && combo_rules_.two_demotion)
       combo_rules_.twos_demoted = !combo_rules_.twos_demoted;
     if (!hand(seat)) {
-      finish_out(seat);
+      finish_out(seat, play->is_bomb());
       if (over()) return;
     }
     turn_ = next_holder(seat);

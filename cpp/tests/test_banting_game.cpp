@@ -1,5 +1,6 @@
 // Banting rounds: dealing, flow invariants, rejections that change nothing, and bots that
 // only make legal moves, under several rule sets.
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <memory>
@@ -16,7 +17,7 @@ namespace {
 bool short_run() { return std::getenv("CAPSA_FAST_SHORT") != nullptr; }
 
 std::vector<GameRules> rule_sets() {
-  std::vector<GameRules> out(9);
+  std::vector<GameRules> out(11);
   out[1].rules.straights = {0, 12, 1, 2, 3, 4, 5, 6, 7, 8};  // hong-kong's two-low order
   out[1].rules.flush_compare = FlushCompare::kRankFirst;
   out[2].rules.flush_compare = FlushCompare::kNone;        // taiwan-like, with bombs
@@ -35,6 +36,11 @@ std::vector<GameRules> rule_sets() {
   out[7].rules.two_demotion = true;
   out[8] = out[2];  // bombs with two_demotion
   out[8].rules.two_demotion = true;
+  out[9] = out[2];  // bombs that end a last-standing round (seed 002)
+  out[9].last_standing = true;
+  out[9].bomb_ends = true;
+  out[10].exchange = true;  // test_rounds plays matches' first rounds: no exchange
+  out[10].previous_winner = true;
   return out;
 }
 
@@ -376,6 +382,242 @@ void test_copy_with_own_rules() {
   }
 }
 
+CardMask mask_of(const char* text) {
+  CardMask m = 0;
+  for (const int c : parse_cards(text)) m |= CardMask{1} << c;
+  return m;
+}
+
+void play(Round& r, int seat, const char* text) {
+  const std::vector<int> cards = parse_cards(text);
+  Verdict v;
+  const RoundCode code = r.apply(seat, cards.data(), static_cast<int>(cards.size()), false, &v);
+  CHECK(code == RoundCode::kOk);
+}
+
+void pass(Round& r, int seat) {
+  Verdict v;
+  CHECK(r.apply(seat, nullptr, 0, true, &v) == RoundCode::kOk);
+}
+
+// bomb_ends (seed 002): a player going out with a bomb ends a last-standing round for the
+// seats still holding cards, scored and placed by the cards they hold then.
+void test_bomb_ends() {
+  GameRules rules;
+  rules.rules.bombs = true;
+  rules.last_standing = true;
+  rules.bomb_ends = true;
+  rules.dragon = false;
+  // The first out goes out with a bomb: the scores are those of any first out.
+  {
+    Round r(rules, 4, 1, 0);
+    r = r.with_hands({mask_of("7d 7c 7h 7s 3d"), mask_of("3c 4c 5c 6c 8c 9c Tc Jc Qc Kc"),
+                      mask_of("3h 4h 5h 6h 8h 9h Th Jh"), mask_of("3s 4s 5s 6s 8s 9s Ts Js Qs Ks")});
+    play(r, 0, "7d 7c 7h 7s 3d");
+    CHECK(r.over());
+    CHECK_EQ(r.winner(), 0);
+    CHECK((r.finishing_order() == std::vector<int>{0, 2, 1, 3}));  // 8 < 10 = 10, 1 before 3
+    CHECK((r.cards_left() == std::array<int, kMaxPlayers>{0, 10, 8, 10}));
+    CHECK((r.scores() == std::vector<int>{48, -20, -8, -20}));
+    CHECK((r.places() == std::vector<int>{0, 2, 1, 3}));
+  }
+  // A later player goes out with a bomb: the seats still holding cards are scored by what
+  // they hold then (fewer than when seat 0 went out), the bomber by what it held when
+  // seat 0 went out; they are placed by those cards (3 with 9 before 2 with 10).
+  {
+    Round r(rules, 4, 1, 0);
+    r = r.with_hands({mask_of("2s"), mask_of("3c 7d 7c 7h 7s 8d"),
+                      mask_of("4c 9c Tc Jc Qc Kc 9h Th Jh Qh Kh"),
+                      mask_of("5c 6c 9s Ts Js Qs Ks 3s 4s 5s 6s")});
+    play(r, 0, "2s");
+    CHECK(!r.over());
+    CHECK((r.cards_left() == std::array<int, kMaxPlayers>{0, 6, 11, 11}));
+    pass(r, 1);
+    pass(r, 2);
+    pass(r, 3);
+    CHECK_EQ(r.turn(), 1);  // the lead passes to the next holder
+    play(r, 1, "3c");
+    play(r, 2, "4c");
+    play(r, 3, "5c");
+    pass(r, 1);
+    pass(r, 2);
+    CHECK_EQ(r.turn(), 3);
+    play(r, 3, "6c");
+    CHECK(!r.over());
+    play(r, 1, "7d 7c 7h 7s 8d");  // a bomb on a single, and seat 1 is out
+    CHECK(r.over());
+    CHECK((r.cards_left() == std::array<int, kMaxPlayers>{0, 6, 10, 9}));
+    CHECK((r.finishing_order() == std::vector<int>{0, 1, 3, 2}));
+    CHECK((r.places() == std::vector<int>{0, 1, 3, 2}));
+    CHECK((r.scores() == std::vector<int>{35, -6, -20, -9}));
+  }
+  // Without bomb_ends the same bomb only adds to the finishing order.
+  {
+    GameRules plain = rules;
+    plain.bomb_ends = false;
+    Round r(plain, 4, 1, 0);
+    r = r.with_hands({mask_of("7d 7c 7h 7s 3d"), mask_of("3c 4c"), mask_of("3h"), mask_of("3s 4s")});
+    play(r, 0, "7d 7c 7h 7s 3d");
+    CHECK(!r.over());
+  }
+  // Bots, who go out with a bomb when they can: every round ends properly, and a round
+  // ends on a bomb that empties a hand, and only then with more than one seat holding.
+  SplitMix64 rng{17};
+  int bomb_endings = 0;
+  for (int g = 0; g < (short_run() ? 300 : 3000); ++g) {
+    Round r(rules, 4, sim_round_seed(41, static_cast<std::uint64_t>(g)));
+    Move last;
+    while (!r.over()) {
+      last = bot_move(r, g % 2 ? BotLevel::kStandardV2 : BotLevel::kBeginner, rng);
+      // Go out with a bomb whenever the hand is one and may be played.
+      const CardMask hand = r.hand(r.turn());
+      r.for_each_legal([&](const Combo& c) {
+        if (c.is_bomb() && c.mask() == hand) last = Move{r.turn(), false, c};
+      });
+      r.apply_legal(last.seat, last.is_pass ? nullptr : &last.combo);
+      if (!last.is_pass && last.combo.is_bomb() && r.count(last.seat) == 0) CHECK(r.over());
+    }
+    int holders = 0;
+    for (int s = 0; s < 4; ++s) holders += r.count(s) > 0;
+    if (holders > 1) ++bomb_endings;
+    CHECK((holders == 1) || (!last.is_pass && last.combo.is_bomb()));
+    CHECK_EQ(r.finishing_order().size(), 4u);
+  }
+  std::printf("bomb endings: %d\n", bomb_endings);
+  CHECK(bomb_endings > 0);
+}
+
+// exchange: ranked (seed 002): places, the highest cards moving up, the give-backs, and
+// the first lead after them.
+void test_exchange() {
+  GameRules rules;
+  rules.exchange = true;
+  rules.dragon = false;
+  // Places under first-out: by cards left, ties in turn order from the winner.
+  {
+    Round r(rules, 4, 1, 0);
+    r = r.with_hands({mask_of("3d"), mask_of("3c 4c 5c"), mask_of("4d 5d"), mask_of("3h 4h 5h")});
+    play(r, 0, "3d");
+    CHECK(r.over());
+    CHECK((r.places() == std::vector<int>{0, 2, 1, 3}));
+    // Ties wrap round the table from the winner: 3 (two cards) before 0 (two cards).
+    Round r2(rules, 4, 1, 2);
+    r2 = r2.with_hands({mask_of("3c 4c"), mask_of("4d 5d 6d"), mask_of("3d"), mask_of("3h 4h")});
+    play(r2, 2, "3d");
+    CHECK((r2.places() == std::vector<int>{2, 3, 0, 1}));
+  }
+  for (int players = 2; players <= 4; ++players) {
+    for (std::uint64_t seed = 0; seed < 200; ++seed) {
+      Round r(rules, players, sim_round_seed(5, seed));
+      std::array<CardMask, kMaxPlayers> before{};
+      for (int s = 0; s < players; ++s) before[static_cast<std::size_t>(s)] = r.hand(s);
+      std::vector<int> places;
+      for (int i = 0; i < players; ++i) places.push_back((static_cast<int>(seed) + i) % players);
+      if (players == 4 && seed % 2) places = {2, 0, 3, 1};
+      r.begin_exchange(places);
+      CHECK(r.exchanging() && !r.over());
+      CHECK_EQ(r.turn(), -1);
+      const std::size_t pairs = players == 4 ? 2u : 1u;
+      CHECK_EQ(r.exchanges().size(), pairs);
+      for (std::size_t k = 0; k < r.exchanges().size(); ++k) {
+        const Exchange& x = r.exchanges()[k];
+        CHECK_EQ(x.giver, places[static_cast<std::size_t>(players - 1 - static_cast<int>(k))]);
+        CHECK_EQ(x.receiver, places[k]);
+        // The giver's highest card in Big Two order.
+        const CardMask dealt = before[static_cast<std::size_t>(x.giver)];
+        for (CardMask h = dealt; h; h &= h - 1)
+          CHECK(single_order(__builtin_ctzll(h), rules.rules) <= single_order(x.card, rules.rules));
+        CHECK(dealt >> x.card & 1);
+        CHECK(r.hand(x.receiver) >> x.card & 1);
+        CHECK_EQ(r.count(x.giver), 12);
+        CHECK_EQ(r.count(x.receiver), 14);
+        CHECK(r.owes(x.receiver) && !r.owes(x.giver));
+      }
+      // No move while the exchange is open; refusals change nothing.
+      Verdict v;
+      const int any = __builtin_ctzll(r.hand(0));
+      CHECK(r.apply(0, &any, 1, false, &v) == RoundCode::kNotYourTurn);
+      const Exchange first = r.exchanges()[0];
+      CHECK(r.give_back(first.giver, __builtin_ctzll(r.hand(first.giver))) == ExchangeCode::kClosed);
+      CHECK(r.give_back(first.receiver, __builtin_ctzll(r.hand(first.giver))) == ExchangeCode::kNotInHand);
+      CHECK(r.give_back(first.receiver, 52) == ExchangeCode::kNotInHand);
+      CHECK(r.give_back(first.receiver, -1) == ExchangeCode::kNotInHand);
+      CHECK_EQ(r.count(first.receiver), 14);
+      // The receivers give back: the card received itself for the first pair.
+      SplitMix64 rng{seed};
+      for (std::size_t k = 0; k < pairs; ++k) {
+        const Exchange x = r.exchanges()[k];
+        const int back = k == 0 ? x.card : bot_give_back(r, x.receiver, BotLevel::kStandard, rng);
+        CHECK(r.exchanging());
+        CHECK(r.give_back(x.receiver, back) == ExchangeCode::kOk);
+        CHECK(r.give_back(x.receiver, back) == ExchangeCode::kClosed);
+        CHECK_EQ(r.exchanges()[k].back, back);
+        CHECK(r.hand(x.giver) >> back & 1);
+      }
+      CHECK(!r.exchanging() && !r.over());
+      CardMask all = 0;
+      for (int s = 0; s < players; ++s) {
+        CHECK_EQ(r.count(s), 13);
+        all |= r.hand(s);
+      }
+      CHECK_EQ(__builtin_popcountll(all), 13 * players);
+      // The holder of the lowest dealt card (which may have moved) opens with it.
+      CHECK(r.first_play());
+      CHECK(r.hand(r.turn()) >> r.must_contain() & 1);
+      SplitMix64 dice{seed};
+      while (!r.over()) {
+        const Move m = bot_move(r, BotLevel::kStandard, dice);
+        r.apply_legal(m.seat, m.is_pass ? nullptr : &m.combo);
+      }
+      CHECK_EQ(r.places().size(), static_cast<std::size_t>(players));
+      CHECK_EQ(r.places()[0], r.winner());
+    }
+  }
+  // Under previous-winner the previous winner still opens, freely, after the exchange.
+  {
+    GameRules pw = rules;
+    pw.previous_winner = true;
+    Round r(pw, 3, 77, 2);
+    r.begin_exchange({2, 0, 1});
+    CHECK_EQ(r.turn(), -1);
+    CHECK(r.give_back(2, __builtin_ctzll(r.hand(2))) == ExchangeCode::kOk);
+    CHECK_EQ(r.turn(), 2);
+    CHECK(!r.first_play());
+  }
+  // Bot give-backs: always a card of the hand; random varies, beginner gives its lowest.
+  {
+    Round r(rules, 4, sim_round_seed(6, 1));
+    r.begin_exchange({0, 1, 2, 3});
+    SplitMix64 rng{3};
+    for (BotLevel level : {BotLevel::kRandom, BotLevel::kBeginner, BotLevel::kStandard,
+                           BotLevel::kExpert, BotLevel::kStandardV1, BotLevel::kMaster,
+                           BotLevel::kStandardV2}) {
+      const int c = bot_give_back(r, 0, level, rng);
+      CHECK(r.hand(0) >> c & 1);
+    }
+    CHECK_EQ(bot_give_back(r, 0, BotLevel::kBeginner, rng), lowest_card(r.hand(0), rules.rules));
+    bots_give_back(r, std::vector<BotLevel>(4, BotLevel::kStandard), rng);
+    CHECK(!r.exchanging() && !r.over());
+  }
+  // The simulator's matches: scores sum to zero with and without the exchange, and the
+  // exchange changes the rounds after the first.
+  {
+    const std::vector<BotLevel> levels(4, BotLevel::kStandard);
+    std::vector<int> with(4 * 20), without(4 * 20), w1(20), w2(20);
+    GameRules off = rules;
+    off.exchange = false;
+    simulate(rules, 4, levels, 9, 0, 20, with.data(), w1.data());
+    simulate(off, 4, levels, 9, 0, 20, without.data(), w2.data());
+    for (int g = 0; g < 20; ++g) {
+      int sum = 0;
+      for (int p = 0; p < 4; ++p) sum += with[static_cast<std::size_t>(g * 4 + p)];
+      CHECK_EQ(sum, 0);
+    }
+    CHECK(std::equal(with.begin(), with.begin() + 4, without.begin()));  // round 1: no exchange
+    CHECK(!std::equal(with.begin(), with.end(), without.begin()));
+  }
+}
+
 int main() {
   test_deal();
   test_copy_with_own_rules();
@@ -391,5 +633,7 @@ int main() {
     for (int players = 2; players <= 4; ++players) test_inference(rules, players);
   test_master();
   test_duplicate();
+  test_bomb_ends();
+  test_exchange();
   return capsa_fast::testing::finish("test_banting_game");
 }

@@ -54,6 +54,7 @@ WORDS: dict[str, dict[str, dict[str, str]]] = {
             "DOES_NOT_BEAT": "{Play} cannot beat {table}",
             "ROUND_OVER": "The round is over",
             "NOT_YOUR_TURN": "It is not your turn",
+            "EXCHANGE_CLOSED": "You have no card to give back now",
         },
         # RULE_FORBIDS, by what the table rules exclude.
         "forbid": {
@@ -92,6 +93,7 @@ WORDS: dict[str, dict[str, dict[str, str]]] = {
             "DOES_NOT_BEAT": "{Play} tidak bisa menimpa {table}",
             "ROUND_OVER": "Ronde sudah selesai",
             "NOT_YOUR_TURN": "Belum giliranmu",
+            "EXCHANGE_CLOSED": "Tidak ada kartu yang harus kamu kembalikan sekarang",
         },
         "forbid": {
             "two": "Aturan meja: straight tidak boleh memuat 2",

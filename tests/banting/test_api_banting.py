@@ -421,7 +421,9 @@ def test_presets(api_client: FlaskClient) -> None:
         "pass_locks": False,
         "two_demotion": False,
         "ending": "first-out",
+        "bomb_ends": False,
         "dragon": True,
+        "exchange": "none",
         "scoring": [[1, 1], [10, 2], [13, 3]],
     }
     taiwan = result["presets"]["taiwan"]

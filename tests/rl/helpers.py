@@ -19,6 +19,9 @@ RULE_SETS: list[dict[str, Any]] = [
     {"preset": "capsa-banting", "ending": "last-standing"},
     {"preset": "taiwan", "two_demotion": True, "first_lead": "previous-winner"},
     {"preset": "capsa-banting", "pass_locks": True, "triples": False, "dragon": False},
+    # matches whose rounds begin with the card exchange; bombs that end the round
+    {"preset": "capsa-banting", "exchange": "ranked", "first_lead": "previous-winner"},
+    {"preset": "taiwan", "exchange": "ranked", "ending": "last-standing", "bomb_ends": True},
 ]
 
 

@@ -114,7 +114,8 @@ class ThreadPool {
 
 // n rounds stepped together. Each round of environment i is dealt from
 // sim_round_seed(seed, (i << 32) + k) for its k-th round since the last reset, so it has a
-// round code; under previous-winner an environment's rounds form a match. Bot seats move
+// round code; under previous-winner or exchange an environment's rounds form a match (the
+// exchange's give-backs, a learner's too, are the standard bot's choice). Bot seats move
 // inside step() until a learner seat is to move; a round that ends before any learner seat
 // moved (a dragon deal) is not shown: it is counted in skipped_rounds() and the next round
 // is dealt.
@@ -208,8 +209,9 @@ class VecEnv {
   void deal(Env& e, std::uint64_t env_index, int opener);
   // Bots move until a learner is to move or the round is over.
   void run_bots(Env& e);
-  // From a fresh deal: bots move; rounds over before a learner moved are skipped.
-  void start_round(Env& e, std::uint64_t env_index, int opener);
+  // From a fresh deal: bots move; rounds over before a learner moved are skipped. The
+  // round after `previous` (when given) begins with the card exchange under exchange.
+  void start_round(Env& e, std::uint64_t env_index, int opener, const Round* previous);
   void show(Env& e, std::int8_t* obs, std::uint8_t* mask, std::int8_t* seat);
 
   GameRules rules_;

@@ -25,6 +25,12 @@ struct GameRules {
   bool dragon = true;
   bool last_standing = false;   // ending: play on until one player holds cards
   bool previous_winner = false; // first_lead: from round 2, the last winner leads freely
+  // bomb_ends (with last_standing only): going out with a four of a kind or a straight flush
+  // ends the round for every seat still holding cards, scored by the cards held then.
+  bool bomb_ends = false;
+  // exchange: ranked. From a match's second round (not after a dragon) the previous round's
+  // places exchange cards before the first lead (Round::begin_exchange).
+  bool exchange = false;
 };
 
 struct Move {
@@ -35,6 +41,16 @@ struct Move {
 
 // Codes a round adds in front of the rules engine's (see Code).
 enum class RoundCode : std::uint8_t { kOk = 0, kRoundOver, kNotYourTurn, kRules };
+
+// One pair of the card exchange (exchange: ranked): `giver` (the lower place) gave its
+// highest card `card` to `receiver`, who gives back `back` (-1 until it has).
+struct Exchange {
+  int giver = -1;
+  int receiver = -1;
+  int card = -1;
+  int back = -1;
+};
+enum class ExchangeCode : std::uint8_t { kOk = 0, kClosed, kNotInHand };
 
 // One round. All state is public for reading; change it only through apply().
 class Round {
@@ -52,8 +68,8 @@ class Round {
   const Rules& combo_rules() const noexcept { return combo_rules_; }
   bool twos_demoted() const noexcept { return combo_rules_.twos_demoted; }
   int players() const noexcept { return players_; }
-  int turn() const noexcept { return turn_; }  // -1 once over
-  bool over() const noexcept { return turn_ < 0; }
+  int turn() const noexcept { return turn_; }  // -1 once over, and during an exchange
+  bool over() const noexcept { return turn_ < 0 && !exchanging_; }
   int leader() const noexcept { return leader_; }
   const Combo* table() const noexcept { return has_table_ ? &table_ : nullptr; }
   int table_seat() const noexcept { return table_seat_; }
@@ -77,6 +93,27 @@ class Round {
 
   // The card a first play must hold, or -1.
   int must_contain() const noexcept;
+
+  // Once over: every seat from first to last place. Under last-standing the finishing
+  // order; else by the cards held when the round ended (fewer first), ties in turn order
+  // from the winner. The card exchange of the next round reads it.
+  std::vector<int> places() const;
+
+  // The card exchange (exchange: ranked, RULES.md 3.2) of a round that follows one with
+  // these `places`. Contract: a fresh round (not over: no dragon was dealt), no move yet.
+  // The last place's highest card (Big Two order) goes to the first place, and with four
+  // players the third place's to the second place; then the round waits (turn() -1) until
+  // each receiver has given a card back (give_back), and play starts as it would have:
+  // the previous winner leads, or the holder of the lowest dealt card now.
+  void begin_exchange(const std::vector<int>& places);
+  bool exchanging() const noexcept { return exchanging_; }
+  const std::vector<Exchange>& exchanges() const noexcept { return exchanges_; }
+  // Whether `seat` still has a card to give back.
+  bool owes(int seat) const noexcept;
+  // `seat` gives `card` back to the seat that gave it a card: kClosed when no exchange is
+  // open or the seat owes nothing, kNotInHand for a card it does not hold (any id is safe).
+  // Nothing changes unless kOk.
+  ExchangeCode give_back(int seat, int card);
 
   // Judges a move without making it: round codes first, then the rules engine's verdict
   // (validate() with this seat's hand, the table, first_play and passed).
@@ -103,7 +140,8 @@ class Round {
 
  private:
   int next_holder(int seat) const noexcept;  // next seat after `seat` that holds cards
-  void finish_out(int seat);
+  void finish_out(int seat, bool bomb);
+  void start_play();  // the first lead: opener_ or the holder of the lowest dealt card
 
   const GameRules* rules_;
   Rules combo_rules_;  // rules_->rules plus the round's twos_demoted state
@@ -118,6 +156,9 @@ class Round {
   unsigned passed_since_play_ = 0;  // passed since the table combo was played
   bool first_play_ = false;
   int lowest_ = -1;
+  int opener_ = -1;
+  bool exchanging_ = false;
+  std::vector<Exchange> exchanges_;
   CardMask played_ = 0;
   std::array<CardMask, kMaxPlayers> played_by_{};
   bool record_ = true;
@@ -171,6 +212,13 @@ struct SearchBudget {
 Move bot_move(const Round& round, BotLevel level, SplitMix64& rng,
               const SearchBudget& budget = SearchBudget{});
 
+// The card a bot gives back in the exchange (the seat must owe one). kRandom: any card of
+// its hand; kBeginner: its lowest card; the others: the card whose loss leaves the cheapest
+// plan of the rest (plan_cost), the lower card on a tie.
+int bot_give_back(const Round& round, int seat, BotLevel level, SplitMix64& rng);
+// Every give-back still owed, each by its seat's bot (levels[seat]).
+void bots_give_back(Round& round, const std::vector<BotLevel>& levels, SplitMix64& rng);
+
 // A hint (seed 003 «Petunjuk»): the bot's move, except that it is never a pass while the
 // seat holds a legal play; when the bot would pass, the standard bot's best play instead,
 // with pass_reasonable set (passing is also a fair choice).
@@ -221,7 +269,8 @@ class PlanCacheScope {
 
 // Many rounds played by bots, for the simulation tool. Rounds g = first .. first+count-1
 // use seeds derived from (seed, g); under previous-winner each round after the first of
-// the call is opened by the previous winner. Writes scores[g * players + seat] and
+// the call is opened by the previous winner, and under exchange each such round (but one
+// after a dragon) begins with the exchange, the bots giving back. Writes scores[g * players + seat] and
 // winners[g]. Returns nothing; thread-safe for distinct output ranges.
 void simulate(const GameRules& rules, int players, const std::vector<BotLevel>& levels,
               std::uint64_t seed, std::uint64_t first, int count, int* scores, int* winners,
@@ -231,7 +280,7 @@ void simulate(const GameRules& rules, int players, const std::vector<BotLevel>& 
 // d = first .. first+count-1 (dealt from sim_round_seed(seed, d)) is played once per
 // rotation k = 0 .. players-1, seat s held by lineup[(s + players - k) % players], so
 // every lineup entry plays every seat's cards. Each round opens with the lowest card (no
-// previous winner). Writes points[(d - first) * players + i]: lineup entry i's points
+// previous winner) and exchanges nothing (each is a match's first round). Writes points[(d - first) * players + i]: lineup entry i's points
 // summed over the rotations. Thread-safe for distinct output ranges.
 void simulate_duplicate(const GameRules& rules, int players, const std::vector<BotLevel>& lineup,
                         std::uint64_t seed, std::uint64_t first, int count, int* points,

@@ -17,7 +17,9 @@ from .. import _core, _words
 from .._codes import CODE_ALPHABET
 from .game import (
     BOT_LEVELS,
+    EXCHANGE_CODES,
     GAME_CODES,
+    ExchangeView,
     Game,
     Hint,
     IllegalPlay,
@@ -277,6 +279,7 @@ __all__ = [
     "CODE_ALPHABET",
     "COMBO_KINDS",
     "DEFAULT_PRESET",
+    "EXCHANGE_CODES",
     "GAME_CODES",
     "LANGUAGES",
     "NUM_ACTIONS",
@@ -284,6 +287,7 @@ __all__ = [
     "RUNS",
     "STRAIGHT_ORDERS",
     "Combo",
+    "ExchangeView",
     "Game",
     "Hint",
     "IllegalPlay",

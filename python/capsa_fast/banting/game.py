@@ -70,6 +70,9 @@ def check_budget(iterations: int, time_ms: float, threads: int) -> None:
 
 GAME_CODES: tuple[str, ...] = ("ROUND_OVER", "NOT_YOUR_TURN")
 """Refusals a round adds in front of the rules engine's codes (checked in this order)."""
+EXCHANGE_CODES: tuple[str, ...] = ("EXCHANGE_CLOSED", "NOT_IN_HAND")
+"""Refusals of a card given back in the exchange (checked in this order): no exchange is
+open or the seat owes no card; the seat does not hold the card."""
 
 
 def make_code(players: int, seed: int) -> str:
@@ -142,6 +145,16 @@ class Move:
 
 
 @dataclass(frozen=True)
+class ExchangeView:
+    """The card exchange as one seat sees it (RULES.md 3.2 ``exchange``): the cards it
+    ``received`` and ``gave``, and how many it must still ``give`` back (0 or 1)."""
+
+    received: list[int]
+    gave: list[int]
+    give: int
+
+
+@dataclass(frozen=True)
 class Hint(Move):
     """A hint's move; ``pass_reasonable``: the bot would rather pass, so passing is also a
     fair choice (the hint still names its best play)."""
@@ -152,8 +165,10 @@ class Hint(Move):
 class RoundResult(list[int]):
     """How a round ended. It is the list of per-seat scores (API.md: ``g.result`` is the
     per-seat scores once over), with the details as attributes: ``winner``, ``cards_left``
-    (counted when the first player went out), ``scores``, ``finishing_order``, ``dragon``
-    and ``lines`` (per seat: ``cards_left``, ``multiplier``, ``points``)."""
+    (counted when the first player went out; under ``bomb_ends``, for the seats a bomb
+    stopped, when it did), ``scores``, ``finishing_order``, ``places`` (every seat from first
+    to last, as the next round's exchange reads them), ``dragon`` and ``lines`` (per seat:
+    ``cards_left``, ``multiplier``, ``points``)."""
 
     def __init__(
         self,
@@ -164,6 +179,7 @@ class RoundResult(list[int]):
         finishing_order: list[int],
         dragon: bool,
         lines: list[dict[str, int]],
+        places: list[int] | None = None,
     ) -> None:
         super().__init__(scores)
         self.winner = winner
@@ -172,6 +188,7 @@ class RoundResult(list[int]):
         self.finishing_order = list(finishing_order)
         self.dragon = dragon
         self.lines = lines
+        self.places = list(places or [])
 
     def __repr__(self) -> str:
         return (
@@ -187,6 +204,11 @@ class Game:
     ``rules``: Rules, dict, preset name or None. ``players``: 2-4; None takes it from a code
     this package issued, else 4. ``code``: the first round's code (any code word, see the
     module notes); None deals a fresh one.
+
+    Under ``exchange: ranked`` a round after the first (but not after a dragon) begins with
+    the card exchange: the highest cards move by themselves, then :attr:`exchanging` holds
+    (no seat's turn) until each receiver has given a card back (:meth:`give_back` or
+    :meth:`bot_give_back`).
     """
 
     def __init__(self, rules: Any = None, players: int | None = None, code: str | None = None):
@@ -211,11 +233,13 @@ class Game:
         round: int,
         totals: Sequence[int],
         previous_winner: int | None,
+        previous_places: Sequence[int] | None = None,
     ) -> Game:
         """A match picked up at round ``round`` (dealt from ``code``), with the ``totals`` of
         the rounds before it and the winner of the one just before (who opens under
-        previous-winner). For servers that keep finished rounds as results and replay only
-        the current one."""
+        previous-winner). Under ``exchange: ranked`` the round begins with the exchange when
+        ``previous_places`` (the round before's places, None after a dragon) are given. For
+        servers that keep finished rounds as results and replay only the current one."""
         game = cls.__new__(cls)
         game.rules = resolve(rules)
         _check_players(players)
@@ -232,10 +256,16 @@ class Game:
         game._banked = [int(t) for t in totals]
         first_lead = game.rules.first_lead == "previous-winner"
         opener = previous_winner if first_lead and previous_winner is not None else -1
-        game._start(code, opener)
+        if previous_places is not None:
+            places = [int(p) for p in previous_places]
+            if round == 1 or sorted(places) != list(range(players)):
+                raise ValueError(f"previous_places: each seat 0..{players - 1} once, after round 1")
+        else:
+            places = None
+        game._start(code, opener, places)
         return game
 
-    def _start(self, code: str | None, opener: int) -> None:
+    def _start(self, code: str | None, opener: int, places: list[int] | None = None) -> None:
         if code is None:
             code = new_code(self.players)
         code_players, seed = parse_code(code)
@@ -245,6 +275,10 @@ class Game:
         self._r = _core.BantingRound(
             self.rules.game_core, self.players, seed, opener, dice=dice_seed(seed)
         )
+        # The exchange, under its setting, when the round is not won at the deal (a dragon).
+        self._places = places if self.rules.exchange == "ranked" and not self._r.over else None
+        if self._places is not None:
+            self._r.begin_exchange(self._places)
         self.round += 1
 
     def next_round(self, code: str | None = None) -> None:
@@ -254,7 +288,8 @@ class Game:
         totals = self.totals
         winner = self._r.winner
         opener = winner if winner is not None and self.rules.first_lead == "previous-winner" else -1
-        self._start(code, opener)  # raises, changing nothing, on a bad code
+        places = None if self._r.dragon else self._r.places
+        self._start(code, opener, places)  # raises, changing nothing, on a bad code
         self._banked = totals
 
     # The position ---------------------------------------------------------------------
@@ -264,8 +299,73 @@ class Game:
         return self._r.turn
 
     @property
-    def leader(self) -> int:
+    def leader(self) -> int | None:
+        """The seat that led the current trick; None during the exchange."""
         return self._r.leader
+
+    # The exchange ----------------------------------------------------------------------
+
+    @property
+    def exchanging(self) -> bool:
+        """The round's card exchange is open: a receiver still owes a card back."""
+        return self._r.exchanging
+
+    @property
+    def exchanges(self) -> list[tuple[int, int, int, int | None]]:
+        """Every pair of this round's exchange: (giver, receiver, the giver's highest card,
+        the card given back or None). Empty without an exchange. Shows what each seat gave:
+        a server shows a seat only :meth:`exchange_view`."""
+        return [(g, r, c, b) for g, r, c, b in self._r.exchanges]
+
+    def exchange_view(self, seat: int) -> ExchangeView | None:
+        """What ``seat`` gave and received in this round's exchange, and whether it still
+        owes a card back; None when the round has no exchange or the seat took no part."""
+        self._check_seat(seat)
+        received: list[int] = []
+        gave: list[int] = []
+        give = 0
+        part = False
+        for giver, receiver, card, back in self._r.exchanges:
+            if giver == seat:
+                part = True
+                gave.append(card)
+                if back is not None:
+                    received.append(back)
+            elif receiver == seat:
+                part = True
+                received.append(card)
+                if back is None:
+                    give += 1
+                else:
+                    gave.append(back)
+        return ExchangeView(received, gave, give) if part else None
+
+    def give_back(self, seat: int, card: Any) -> int:
+        """``seat`` gives ``card`` (text or id) back in the exchange; returns its id.
+        IllegalPlay EXCHANGE_CLOSED (no exchange open, or the seat owes no card) or
+        NOT_IN_HAND, changing nothing; ValueError for a bad card or not exactly one."""
+        self._check_seat(seat)
+        one = isinstance(card, int) and not isinstance(card, bool)
+        ids = _core.parse_cards([card] if one else card)
+        if len(ids) != 1:
+            raise ValueError(f"give back exactly one card, got {len(ids)}")
+        code = self._r.give_back(seat, ids[0])
+        if code != "OK":
+            message = verdict_message(code, "en", play=ids, hand=self._r.hand(seat))
+            raise IllegalPlay(code, message)
+        return ids[0]
+
+    def bot_give_back(self, seat: int, level: str = "standard") -> int:
+        """Let the bot of ``level`` give the seat's card back (random: any card; beginner:
+        its lowest; the others: the card whose loss leaves the best plan of the rest);
+        returns its id. IllegalPlay EXCHANGE_CLOSED when the seat owes none."""
+        if level not in BOT_LEVELS:
+            raise ValueError(f"bot level must be one of {', '.join(BOT_LEVELS)}, got {level!r}")
+        self._check_seat(seat)
+        if not self._r.owes(seat):
+            message = verdict_message("EXCHANGE_CLOSED", "en", play=[], hand=[])
+            raise IllegalPlay("EXCHANGE_CLOSED", message)
+        return int(self._r.bot_give_back(seat, level, True))
 
     @property
     def table(self) -> Any:
@@ -316,6 +416,7 @@ class Game:
             cards_left=cards_left,
             scores=scores,
             finishing_order=self._r.finishing_order,
+            places=self._r.places,
             dragon=self._r.dragon,
             lines=[
                 {
@@ -454,6 +555,10 @@ class Game:
             "totals": list(self._banked),
             "code": self.code,
             "opener": self._opener,
+            "exchange_places": self._places,
+            "given_back": [
+                (receiver, back) for _, receiver, _, back in self._r.exchanges if back is not None
+            ],
             "moves": [(seat, None if c is None else list(c.cards)) for seat, c in self._r.history],
             "dice": self._r.dice_state,
         }
@@ -463,7 +568,10 @@ class Game:
         self.players = state["players"]
         self.round = state["round"] - 1
         self._banked = list(state["totals"])
-        self._start(state["code"], state["opener"])
+        self._start(state["code"], state["opener"], state.get("exchange_places"))
+        for seat, card in state.get("given_back", []):
+            if self._r.give_back(seat, card) != "OK":
+                raise ValueError("a pickled Capsa Banting game does not replay its exchange")
         for seat, cards in state["moves"]:
             code = self._r.apply(seat, cards)[0]
             if code != "OK":
@@ -471,7 +579,7 @@ class Game:
         self._r.dice_state = state["dice"]
 
     def __repr__(self) -> str:
-        state = "over" if self.over else f"turn={self.turn}"
+        state = "over" if self.over else "exchange" if self.exchanging else f"turn={self.turn}"
         return f"Game(code={self.code!r}, players={self.players}, round={self.round}, {state})"
 
 

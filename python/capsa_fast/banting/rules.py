@@ -47,8 +47,9 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "bombs": ("none", "quads-and-straight-flush"),
     "first_lead": ("lowest-card", "previous-winner"),
     "ending": ("first-out", "last-standing"),
+    "exchange": ("none", "ranked"),
 }
-BOOLEANS = ("triples", "pass_locks", "dragon", "two_demotion")
+BOOLEANS = ("triples", "pass_locks", "dragon", "two_demotion", "bomb_ends")
 
 _DEFAULT_SCORING = [[1, 1], [10, 2], [13, 3]]
 
@@ -65,7 +66,9 @@ _BASE: dict[str, Any] = {
     "pass_locks": False,
     "two_demotion": False,
     "ending": "first-out",
+    "bomb_ends": False,
     "dragon": True,
+    "exchange": "none",
     "scoring": _DEFAULT_SCORING,
 }
 _CHANGES: dict[str, dict[str, Any]] = {
@@ -175,7 +178,9 @@ class Rules(PresetRules):
     pass_locks: bool = False
     two_demotion: bool = False
     ending: str = "first-out"
+    bomb_ends: bool = False
     dragon: bool = True
+    exchange: str = "none"
     scoring: tuple[tuple[int, int], ...] = ((1, 1), (10, 2), (13, 3))
     preset_name: str = DEFAULT_PRESET
     _core_rules: Any = field(default=None, repr=False, compare=False)
@@ -198,6 +203,11 @@ class Rules(PresetRules):
         for key in BOOLEANS:
             if not isinstance(s[key], bool):
                 raise ValueError(f"{key} must be true or false, got {s[key]!r}")
+        if s["bomb_ends"] and s["ending"] != "last-standing":
+            raise ValueError(
+                "bomb_ends: true needs ending: last-standing (a bomb ends the round for the "
+                f"seats still holding cards); these rules have ending: {s['ending']}"
+            )
         tiers = _normalise_scoring(s["scoring"])
         return cls(
             suit_order=suit_order,
@@ -211,7 +221,9 @@ class Rules(PresetRules):
             pass_locks=s["pass_locks"],
             two_demotion=s["two_demotion"],
             ending=s["ending"],
+            bomb_ends=s["bomb_ends"],
             dragon=s["dragon"],
+            exchange=s["exchange"],
             scoring=tuple((t[0], t[1]) for t in tiers),
             preset_name=name,
         )
@@ -257,6 +269,8 @@ class Rules(PresetRules):
             self.dragon,
             self.ending == "last-standing",
             self.first_lead == "previous-winner",
+            bomb_ends=self.bomb_ends,
+            exchange=self.exchange == "ranked",
         )
         object.__setattr__(self, "_game_rules", game)
 
@@ -289,7 +303,8 @@ class Rules(PresetRules):
 
     @property
     def game_core(self) -> Any:
-        """The C++ rule set of a whole round (combos, scoring, dragon, ending, first lead)."""
+        """The C++ rule set of a whole round (combos, scoring, dragon, ending, bomb_ends,
+        first lead, exchange)."""
         return self._game_rules
 
 

@@ -120,3 +120,13 @@ def option_code(options: dict[str, Any] | None, players: int) -> str | None:
     if dealt is not None and dealt != players:
         raise ValueError(f"round code {code!r} deals {dealt} players; this env seats {players}")
     return canonical_code(code)
+
+
+def settle_exchange(game: Any, level_of: Any) -> None:
+    """Give back every card owed in the round's card exchange (``exchange: ranked``): each
+    seat by the bot of ``level_of(seat)``. The environments' actions are plays only, so a
+    learner's seat gives back the standard bot's choice."""
+    for seat in range(game.players):
+        part = game.exchange_view(seat) if game.exchanging else None
+        if part is not None and part.give:
+            game.bot_give_back(seat, level_of(seat))

@@ -18,7 +18,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..banting import Game, make_code
-from ._common import check_players, make_rules, option_code, worst_score
+from ._common import check_players, make_rules, option_code, settle_exchange, worst_score
 from .encoding import NUM_ACTIONS, OBS_SIZE, PASS, check_action
 from .render import RENDER_MODES, render_as
 
@@ -109,6 +109,7 @@ class BantingAEC(AECEnv):  # AECEnv is untyped (Any)
             code = make_code(self.players, int(self._rng.integers(0, 1 << 45)))
         if self.game is not None and self.game.over:
             self.game.next_round(code)
+            settle_exchange(self.game, lambda _: "standard")
         else:
             self.game = Game(self.rules, self.players, code)
         return self.game

@@ -17,6 +17,7 @@ from ._common import (
     make_rules,
     opponent_levels,
     option_code,
+    settle_exchange,
     worst_score,
 )
 from .encoding import NUM_ACTIONS, OBS_SIZE, as_action
@@ -135,6 +136,7 @@ class BantingGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             self.seat = int(self.np_random.integers(0, self.players))
         if self.game is not None and self.game.over:
             self.game.next_round(code)
+            settle_exchange(self.game, lambda s: "standard" if s == self.seat else self._level(s))
         else:
             self.game = Game(self.rules, self.players, code)
         self._bots()

@@ -242,9 +242,18 @@ class BantingVecEnv:
             opener = int(self._core.round_opener(i))
             history = self._core.history(i)
         code = make_code(self.players, int(seed))
-        if index > 0 and self.rules.first_lead == "previous-winner":
-            # a later round of the match: the previous winner opened it freely, unless an
-            # illegal action ended the previous one (then the lowest card opens again)
+        exchanges = self._core.exchanges(i, finished)
+        places = None
+        if exchanges:
+            # the round began with the card exchange: the previous round's places follow
+            # from its pairs (the first pair's receiver first, its giver last)
+            ends = [exchanges[0][1], *(x for p in exchanges[1:] for x in (p[1], p[0]))]
+            middle = [s for s in range(self.players) if s not in (*ends, exchanges[0][0])]
+            places = [*ends, *middle, exchanges[0][0]]
+        if exchanges or (index > 0 and self.rules.first_lead == "previous-winner"):
+            # a later round of the match: under previous-winner the previous winner opened
+            # it freely, unless an illegal action ended the previous one (then the lowest
+            # card opens again, and there was no exchange)
             game = Game.resume(
                 self.rules,
                 self.players,
@@ -252,7 +261,10 @@ class BantingVecEnv:
                 round=index + 1,
                 totals=[0] * self.players,
                 previous_winner=opener if opener >= 0 else None,
+                previous_places=places,
             )
+            for _, receiver, _, back in exchanges or []:
+                game.give_back(receiver, back)
         else:
             game = Game(self.rules, self.players, code)
         for seat, combo in history:

@@ -10,7 +10,9 @@ seed derived from (``--seed``, g), so the results do not depend on ``--workers``
 where the chunks run: ``--ray [ADDRESS]`` runs them as tasks on a Ray cluster (a local one
 without an address; see :mod:`capsa_fast._ray`) with the same results. Under
 ``first_lead=previous-winner`` each chunk is one match: its first round opens with the
-lowest card, the others with the previous winner.
+lowest card, the others with the previous winner; so too under ``exchange=ranked``, where
+each round of a chunk but the first (and one after a dragon) begins with the card exchange,
+the bots giving back by their own level.
 """
 
 from __future__ import annotations
