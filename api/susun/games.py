@@ -81,8 +81,10 @@ bp = ModelBlueprint(
 seat_routes(bp, SusunRecord)
 
 HAND_SIZE = 13
-# A master bot's first decisions at a preset's rules build its bank a step at a time and
-# sample meanwhile, so no request waits seconds for a whole bank (capsa_fast.susun.Table).
+# A master bot's first decision at a preset's rules makes its bank from the shipped codes
+# (capsa_fast.susun.deep_banks); should those not match the model, the bank is built a step
+# a decision, sampling meanwhile, so no request waits seconds for a whole bank
+# (capsa_fast.susun.Table).
 DEEP_BANK_STEP = _core.SUSUN_DEEP_SERVER_BANK_STEP
 ROW_SIZES = {"top": 3, "middle": 5, "bottom": 5}
 

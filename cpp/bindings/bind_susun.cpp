@@ -477,6 +477,33 @@ void bind_susun(py::module_& m) {
       py::arg("hands") = DeepBudget::kDefaultHands, py::arg("candidates") = DeepBudget{}.candidates,
       py::arg("time_ms") = 0.0, py::arg("seed") = 0, py::arg("bank") = DeepBudget{}.bank,
       py::arg("bank_step") = 0);
+  m.def(
+      "susun_deep_bank_codes",
+      [](const Rules& rules, const EvModel* model, int first, int last) {
+        if (!model || !model->loaded()) throw std::invalid_argument("the bank needs an ev model");
+        if (first < 0 || last < first || last > DeepBudget::kMaxBank)
+          throw std::invalid_argument("bank hands: 0 <= first <= last <= " + std::to_string(DeepBudget::kMaxBank));
+        std::vector<std::uint32_t> codes;
+        {
+          py::gil_scoped_release release;
+          codes = deep_bank_codes(rules, *model, first, last);
+        }
+        py::array_t<std::uint32_t> out(static_cast<py::ssize_t>(codes.size()));
+        std::copy(codes.begin(), codes.end(), out.mutable_data());
+        return out;
+      },
+      py::arg("rules"), py::arg("model"), py::arg("first"), py::arg("last"));
+  m.def(
+      "susun_deep_ship_bank",
+      [](const Rules& rules, const EvModel* model,
+         const py::array_t<std::uint32_t, py::array::c_style | py::array::forcecast>& codes, int check) {
+        if (!model || !model->loaded()) throw std::invalid_argument("the bank needs an ev model");
+        if (codes.ndim() != 1) throw std::invalid_argument("bank codes: one dimension");
+        std::vector<std::uint32_t> held(codes.data(), codes.data() + codes.shape(0));
+        py::gil_scoped_release release;
+        return ship_deep_bank(rules, *model, std::move(held), check);
+      },
+      py::arg("rules"), py::arg("model"), py::arg("codes"), py::arg("check") = 64);
   m.attr("SUSUN_DEEP_HANDS") = DeepBudget::kDefaultHands;
   m.attr("SUSUN_DEEP_SERVER_BANK_STEP") = DeepBudget::kServerBankStep;
   m.attr("SUSUN_DEEP_BANK") = DeepBudget{}.bank;

@@ -67,8 +67,16 @@ struct DeepBank {
   // multiplied; 0 for a special): for the chance it sweeps every opponent of a table.
   std::vector<float> sweep_chance;
 };
-// A model's identity for the banks below (copies of a model share it).
-struct DeepBanks {};
+// A model's identity for the banks below (copies of a model share it), and the banks'
+// arrangements shipped with the package for it (ship_deep_bank).
+struct DeepBanks {
+  struct Shipped {
+    Rules rules;
+    std::shared_ptr<const std::vector<std::uint32_t>> codes;
+  };
+  std::mutex mutex;
+  std::vector<Shipped> shipped;
+};
 std::shared_ptr<DeepBanks> new_deep_banks() { return std::make_shared<DeepBanks>(); }
 
 namespace {
@@ -86,22 +94,74 @@ std::shared_ptr<DeepBank> new_bank(const Rules& rules, const EvModel& model, int
   return bank;
 }
 
-// Deals and arranges the bank's hands [first, last) on up to four threads. Hand i depends
-// on i alone, so a bank built in steps is the bank built at once.
-void fill_bank(DeepBank& bank, const EvModel& model, int first, int last) {
+// The bank's hand i (the first 13 cards of its own shuffle, in dealing order) and its mask.
+std::array<int, kHandSize> bank_hand(int i, std::uint64_t* mask) {
+  const auto deck = shuffled_deck(kBankSeed ^ (static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull));
+  std::array<int, kHandSize> hand{};
+  *mask = 0;
+  for (int k = 0; k < kHandSize; ++k) {
+    hand[static_cast<std::size_t>(k)] = deck[static_cast<std::size_t>(k)];
+    *mask |= std::uint64_t{1} << deck[static_cast<std::size_t>(k)];
+  }
+  return hand;
+}
+
+// Each card's place among the hand's cards sorted by id (0 = the lowest).
+std::array<int, kHandSize> places(const std::array<int, kHandSize>& hand) {
+  std::array<int, kHandSize> place{};
+  for (std::size_t j = 0; j < kHandSize; ++j)
+    for (std::size_t k = 0; k < kHandSize; ++k) place[j] += hand[k] < hand[j] ? 1 : 0;
+  return place;
+}
+
+// A bot's choice as a code (see ship_deep_bank): two bits per card in id order, the row it
+// is in (0 top, 1 middle, 2 bottom), and the declared special above them. Cards sorted by
+// id make the rows' bits regular (the high cards go low), so the codes compress well.
+constexpr int kSpecialShift = 2 * kHandSize;
+std::uint32_t encode_choice(const std::array<int, kHandSize>& hand, const BotChoice& c) {
+  const auto place = places(hand);
+  std::uint32_t code = static_cast<std::uint32_t>(c.declared) << kSpecialShift;
+  const Split& s = c.arrangement.split;
+  for (const std::uint8_t j : s.middle) code |= 1u << (2 * place[j]);
+  for (const std::uint8_t j : s.bottom) code |= 2u << (2 * place[j]);
+  return code;
+}
+
+// The choice a code holds; false for a code that is not one (rows of the wrong sizes, an
+// unknown special).
+bool decode_choice(const std::array<int, kHandSize>& hand, std::uint32_t code, BotChoice* out) {
+  if ((code >> kSpecialShift) >= static_cast<std::uint32_t>(kNumSpecials)) return false;
+  const auto place = places(hand);
+  BotChoice c;
+  c.declared = static_cast<Special>(code >> kSpecialShift);
+  std::array<int, 3> filled{};
+  for (std::size_t j = 0; j < kHandSize; ++j) {
+    const std::uint32_t row = (code >> (2 * place[j])) & 3u;
+    const auto at = static_cast<std::uint8_t>(j);
+    if (row == 0 && filled[0] < 3) c.arrangement.split.top[static_cast<std::size_t>(filled[0]++)] = at;
+    else if (row == 1 && filled[1] < 5) c.arrangement.split.middle[static_cast<std::size_t>(filled[1]++)] = at;
+    else if (row == 2 && filled[2] < 5) c.arrangement.split.bottom[static_cast<std::size_t>(filled[2]++)] = at;
+    else return false;
+  }
+  *out = c;
+  return true;
+}
+
+// Deals and arranges the bank's hands [first, last) on up to four threads, or takes their
+// arrangements from `codes` (ship_deep_bank: checked codes, one per hand of the bank). Hand
+// i depends on i alone, so a bank built in steps is the bank built at once.
+void fill_bank(DeepBank& bank, const EvModel& model, int first, int last,
+               const std::uint32_t* codes = nullptr) {
   const Rules& rules = bank.rules;
   auto fill = [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
-      const auto deck = shuffled_deck(kBankSeed ^ (static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull));
-      std::array<int, kHandSize> hand{};
       std::uint64_t mask = 0;
-      for (int k = 0; k < kHandSize; ++k) {
-        hand[static_cast<std::size_t>(k)] = deck[static_cast<std::size_t>(k)];
-        mask |= std::uint64_t{1} << deck[static_cast<std::size_t>(k)];
-      }
+      const auto hand = bank_hand(i, &mask);
       bank.masks[static_cast<std::size_t>(i)] = mask;
-      const PlayerRows rows =
-          rows_of(hand.data(), bot_choice(hand.data(), rules, Strategy::kEv, &model), rules);
+      BotChoice choice;
+      if (codes == nullptr || !decode_choice(hand, codes[i], &choice))
+        choice = bot_choice(hand.data(), rules, Strategy::kEv, &model);
+      const PlayerRows rows = rows_of(hand.data(), choice, rules);
       float chance = 0;
       if (special_of(rows, rules) == Special::kNone && !rows.fouled) {
         chance = 1;
@@ -151,6 +211,20 @@ std::shared_ptr<const DeepBank> bank_for(const Rules& rules, const EvModel& mode
   }
   found = std::find_if(growing.begin(), growing.end(), [&](const BankEntry& e) { return bank_matches(e, rules, model, size); });
   if (found == growing.end()) {
+    // A shipped bank is made whole at once from its codes, with no step.
+    std::shared_ptr<const std::vector<std::uint32_t>> codes;
+    {
+      const std::lock_guard<std::mutex> shipped_lock(model.deep_banks->mutex);
+      for (const DeepBanks::Shipped& s : model.deep_banks->shipped)
+        if (static_cast<int>(s.codes->size()) == size && same_rules(s.rules, rules)) codes = s.codes;
+    }
+    if (codes) {
+      auto bank = new_bank(rules, model, size);
+      fill_bank(*bank, model, 0, size, codes->data());
+      kept.insert(kept.begin(), BankEntry{model.deep_banks, bank, size});
+      if (kept.size() > kKeptBanks) kept.pop_back();
+      return kept.front().bank;
+    }
     growing.insert(growing.begin(), BankEntry{model.deep_banks, new_bank(rules, model, size), 0});
     if (growing.size() > kKeptBanks) growing.pop_back();
     found = growing.begin();
@@ -402,6 +476,42 @@ BotChoice deep_choice(const int* cards13, const Rules& rules, int players, const
   for (std::size_t c = 1; c < choices.size(); ++c)
     if (value[c] > value[best]) best = c;
   return choices[best];
+}
+
+std::vector<std::uint32_t> deep_bank_codes(const Rules& rules, const EvModel& model, int first, int last) {
+  std::vector<std::uint32_t> codes(static_cast<std::size_t>(std::max(0, last - first)));
+  auto encode = [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      std::uint64_t mask = 0;
+      const auto hand = bank_hand(i, &mask);
+      codes[static_cast<std::size_t>(i - first)] =
+          encode_choice(hand, bot_choice(hand.data(), rules, Strategy::kEv, &model));
+    }
+  };
+  const int count = last - first;
+  const int workers = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 4);
+  if (count > 0)
+    run_parts(workers, [&](int w) { encode(first + count * w / workers, first + count * (w + 1) / workers); });
+  return codes;
+}
+
+bool ship_deep_bank(const Rules& rules, const EvModel& model, std::vector<std::uint32_t> codes, int check) {
+  const int size = static_cast<int>(codes.size());
+  if (size < DeepBudget::kMinBank || size > DeepBudget::kMaxBank) return false;
+  // (A code that does not decode is arranged again when the bank is made: fill_bank.)
+  for (int k = 0; k < check; ++k) {
+    const int i = static_cast<int>(static_cast<long long>(size - 1) * k / std::max(1, check - 1));
+    if (deep_bank_codes(rules, model, i, i + 1)[0] != codes[static_cast<std::size_t>(i)]) return false;
+  }
+  const std::lock_guard<std::mutex> lock(model.deep_banks->mutex);
+  auto& shipped = model.deep_banks->shipped;
+  shipped.erase(std::remove_if(shipped.begin(), shipped.end(),
+                               [&](const DeepBanks::Shipped& s) {
+                                 return static_cast<int>(s.codes->size()) == size && same_rules(s.rules, rules);
+                               }),
+                shipped.end());
+  shipped.push_back({rules, std::make_shared<const std::vector<std::uint32_t>>(std::move(codes))});
+  return true;
 }
 
 }  // namespace capsa_fast::susun

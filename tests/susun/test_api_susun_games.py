@@ -570,8 +570,9 @@ def test_a_game_keeps_at_most_max_rounds(
 def test_master_bots_build_their_bank_a_step_a_request(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A master bot's first decisions at a preset's rules would build a whole bank (5-7 s
-    for one request); the server's tables build it a step a decision instead."""
+    """Without its shipped codes, a master bot's first decisions at a preset's rules would
+    build a whole bank (5-7 s for one request); the server's tables pass a step, so such a
+    bank is built a step a decision instead."""
     from capsa_fast.susun import table as table_module
 
     steps: list[int] = []

@@ -26,15 +26,24 @@ struct SplitMix64 {
   int below(int n) noexcept { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
 };
 
+namespace detail {
+// The shuffle's steps i = I .. 1, unrolled: with i + 1 a constant the compiler divides by
+// multiplying, about four times faster than a division per step (deep's banks deal 262,144
+// hands). The same numbers as rng.below(i + 1).
+template <int I>
+inline void shuffle_from(std::array<std::uint8_t, kDeckSize>& deck, SplitMix64& rng) noexcept {
+  const auto j = static_cast<std::size_t>(rng.next() % static_cast<std::uint64_t>(I + 1));
+  std::swap(deck[static_cast<std::size_t>(I)], deck[j]);
+  if constexpr (I > 1) shuffle_from<I - 1>(deck, rng);
+}
+}  // namespace detail
+
 // The card ids in dealing order for a seed.
 inline std::array<std::uint8_t, kDeckSize> shuffled_deck(std::uint64_t seed) noexcept {
   std::array<std::uint8_t, kDeckSize> deck{};
   for (int i = 0; i < kDeckSize; ++i) deck[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(i);
   SplitMix64 rng{seed};
-  for (int i = kDeckSize - 1; i > 0; --i) {
-    const int j = rng.below(i + 1);
-    std::swap(deck[static_cast<std::size_t>(i)], deck[static_cast<std::size_t>(j)]);
-  }
+  detail::shuffle_from<kDeckSize - 1>(deck, rng);
   return deck;
 }
 

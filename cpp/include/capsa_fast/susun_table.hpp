@@ -58,7 +58,8 @@ PlayerRows rows_of(const int* cards13, const BotChoice& choice, const Rules& rul
 // scoring, against opponents' hands from the cards the seat does not hold, arranged by
 // ev; the best value wins, a candidate's value being its mean points per opponent, shrunk
 // towards ev's estimate. The opponents: with `bank` > 0 (the default), the hands of a bank
-// of `bank` random hands arranged by ev (built once per model and rules, on first use,
+// of `bank` random hands arranged by ev (made once per model and rules, on first use: from
+// the shipped codes, ship_deep_bank, in tens of milliseconds, else by arranging every hand,
 // about 3.5 s for the default on two cores) that share no card with the seat's, about
 // bank / 78 of them, each scored as one opponent (the super at larger tables estimated);
 // with bank = 0, sampled tables: `hands` opponent hands dealt and arranged per decision
@@ -95,6 +96,19 @@ struct DeepBudget {
 };
 BotChoice deep_choice(const int* cards13, const Rules& rules, int players, const EvModel* model,
                       const DeepBudget& budget);
+
+// Deep's banks shipped with the package (python/capsa_fast/susun/data/deep_banks): the
+// first decision with a bank whose arrangements were shipped builds it from them in tens of
+// milliseconds instead of arranging every hand (3.6 s on two cores at the default size).
+// A bank's arrangements are codes, one a hand: two bits per card in id order, the row ev
+// puts it in (0 top, 1 middle, 2 bottom), and above them (bit 26) the special it declares.
+// deep_bank_codes: ev's codes for the bank's hands [first, last) under this model and
+// rules (the generator writes them; on up to four threads). ship_deep_bank: the codes of a
+// whole bank (its size: codes.size(), kMinBank..kMaxBank) for this model and rules, kept
+// with the model; `check` hands spread over the bank are arranged again and must give the
+// same codes, else false (nothing kept). A code that does not decode is arranged again.
+std::vector<std::uint32_t> deep_bank_codes(const Rules& rules, const EvModel& model, int first, int last);
+bool ship_deep_bank(const Rules& rules, const EvModel& model, std::vector<std::uint32_t> codes, int check);
 
 // Points of player 0 at a table, exactly as score_table() counts them (a test checks the
 // two agree); `opp_sweeps_rest[j]` says whether player j (j >= 1) sweeps every other

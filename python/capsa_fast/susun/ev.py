@@ -175,8 +175,9 @@ _MODELS: OrderedDict[str, Any] = OrderedDict()
 _KEPT_MODELS = 32
 _MODELS_LOCK = threading.Lock()
 # ev's own models at the presets' rules (4 presets by 3 table sizes) are never evicted:
-# deep's banks live as long as their model (built once, 3.6 s), and a client sending rule
-# sets of its own must not push them out.
+# deep's banks live as long as their model (made once from the shipped codes,
+# capsa_fast.susun.deep_banks), and a client sending rule sets of its own must not push
+# them out.
 _PINNED: dict[str, Any] = {}
 _PRESET_FINGERPRINTS = frozenset(Rules.preset(name).fingerprint for name in PRESETS)
 
@@ -204,8 +205,15 @@ def model_from_counts(
 
 
 def strategy_model(strategy: str, rules: Rules, players: int) -> Any:
-    """The model ``strategy`` arranges with at a table of ``players`` (None: no model)."""
-    if strategy in ("ev", "deep"):
+    """The model ``strategy`` arranges with at a table of ``players`` (None: no model).
+    ``deep``'s comes with its shipped bank when there is one (:mod:`.deep_banks`)."""
+    if strategy == "deep":
+        from .deep_banks import ship  # it imports this module
+
+        model = ev_model(rules, players)
+        ship(rules, players, model)
+        return model
+    if strategy == "ev":
         return ev_model(rules, players)
     if strategy in VERSIONS:
         return ev_model(rules, players, **VERSIONS[strategy])

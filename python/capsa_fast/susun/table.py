@@ -83,10 +83,12 @@ _PRESET_RULES: tuple[Rules, ...] = tuple(Rules.preset(name) for name in PRESETS)
 
 def deep_bank_for(rules: Rules) -> int:
     """The bank ``deep`` scores against at a table of these rules: the default bank for a
-    preset's rule set (built once per process and table size, about 3.6 s, and kept), none
-    (0: 100 opponent hands sampled a decision, about 3 ms) for any other rule set. So a
-    table with rules of its own never waits seconds for a bank, and a server meets at most
-    the presets' banks however many rule sets its clients send."""
+    preset's rule set (made from the codes shipped with the package at the first decision
+    of a process and table size, about 0.1-0.3 s, and kept: :mod:`.deep_banks`), none (0:
+    100 opponent hands sampled a decision, about 3 ms) for any other rule set, whose bank
+    would have to be built (3.6 s on two quiet cores). So a table with rules of its own
+    never waits seconds for a bank, and a server meets at most the presets' banks however
+    many rule sets its clients send."""
     return _core.SUSUN_DEEP_BANK if rules in _PRESET_RULES else 0
 
 
@@ -171,10 +173,12 @@ class Table:
     this package issued, else 4. ``code``: the first round's code; None deals a fresh one.
     ``stake``: money per point. ``time_limit``: seconds to arrange, or None; ``clock``
     gives the time in seconds (``time.time`` by default; tests pass one they can move).
-    ``deep_bank_step``: 0 (the default) lets the first ``master`` decision at a preset's
-    rules build the bank of arranged hands it scores against (about 3.6 s on two cores,
-    once per process and table size); n > 0 arranges n more of its hands a decision and
-    samples until it is whole, so no one decision waits seconds (a server passes
+    ``deep_bank_step``: the first ``master`` decision at a preset's rules makes the bank of
+    arranged hands it scores against from the shipped codes (about 0.1-0.3 s, once per
+    process and table size). Only when those do not match the model (a model regenerated
+    without the generator run again) is the bank built by arranging it: with 0 (the
+    default) whole by that decision (3.6 s on two cores); with n > 0, n more of its hands a
+    decision, sampling until it is whole, so no one decision waits seconds (a server passes
     ``_core.SUSUN_DEEP_SERVER_BANK_STEP``, 16,384: about 0.25 s a decision).
     ``corrections`` (RULES.md 4.5): False (the default), a seat's first rows are final;
     True, a seat may put down rows again until the reveal, saying each time whether it is
