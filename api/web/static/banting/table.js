@@ -157,6 +157,19 @@ async function resume(session) {
     const view = await fetchView();
     setView(view);
     build();
+    // Seed 003: the round goes on from the position last seen, then the moves made since
+    // play out in order (a tap skips them, as it skips the deal).
+    const seen = session.seen;
+    const sameRound = seen && seen.round === view.round && Number.isInteger(seen.moves);
+    if (seen && !sameRound && Number.isInteger(seen.round) && seen.round < view.round) {
+      await playIn(view, { deal: true, from: 0 }); // a new round was dealt since
+      return;
+    }
+    if (sameRound && seen.moves >= 0 && seen.moves < view.history.length) {
+      state.els.section.focus({ preventScroll: true });
+      await playIn(view, { deal: false, from: seen.moves });
+      return;
+    }
     renderAll();
     setState(view.over ? "round-over" : "playing");
     updateVerdict();
@@ -193,6 +206,16 @@ function setView(view) {
   setRoundCode(view.code);
 }
 
+/** Keep, with the stored session, how far into the round the screen has shown (its round
+ * and the number of moves of its history): a reload resumes there. */
+function markSeen(view, moves) {
+  if (!state || !state.session) return;
+  const seen = state.session.seen;
+  if (seen && seen.round === view.round && seen.moves === moves) return;
+  state.session.seen = { round: view.round, moves };
+  saveSession("banting", state.session);
+}
+
 /** Fetch the view again and draw it (after a language switch or a conflict). */
 async function refresh() {
   const mine = state;
@@ -202,6 +225,7 @@ async function refresh() {
     setView(view);
     build();
     renderAll();
+    markSeen(view, view.history.length);
     setState(view.over ? "round-over" : "playing");
     updateVerdict();
   } catch (error) {
@@ -419,7 +443,10 @@ async function playIn(view, { deal, from }) {
   const previous = state.view;
   setView(view);
   if (previous && previous.round !== view.round) state.selected.clear();
-  if (deal) state.els.section.focus({ preventScroll: true }); // a round starts
+  if (deal) {
+    state.els.section.focus({ preventScroll: true }); // a round starts
+    markSeen(view, 0);
+  }
   await sequence(async () => {
     if (deal) {
       setState("dealing");
@@ -433,6 +460,7 @@ async function playIn(view, { deal, from }) {
   state.shown = null;
   state.note = ""; // what happened on the way is over; the markers show where it led
   renderAll();
+  markSeen(view, view.history.length);
   setState(view.over ? "round-over" : "playing");
   updateVerdict();
   if (view.over) focusResult();
@@ -494,11 +522,13 @@ async function animateMoves(view, from) {
       await sweep(after.sweptTo);
       Object.assign(shown, after, { turn: marked(after.sweptTo), hand: view.hand });
       renderAll();
+      markSeen(view, i + 1);
       note(t("sweptTo", { name: seatName(after.sweptTo, view.seat) }), { quiet: true });
       continue;
     }
     Object.assign(shown, after, { turn: marked(move.seat), hand: view.hand, played: move.play !== "pass" });
     renderAll();
+    markSeen(view, i + 1);
     // The last move before the player's turn shows on the table as the buttons come on.
     if (last && view.your_turn) break;
     await pause(move.play === "pass" ? SHOW_PLAY / 2 : SHOW_PLAY);
