@@ -10,19 +10,41 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from capsa_fast import banting
-from capsa_fast.banting.rules import COMBO_KINDS
-from pydantic import Field
+from pydantic import Field, WithJsonSchema
 
-from api.banting.schemas import BantingSettings, Play, Rules, ScoreLine
-from api.server.schemas import Card, CardText, RequestModel, ResponseModel
-from api.server.session_schemas import MAX_CODE_LENGTH, MAX_PLAYERS, MIN_PLAYERS, GameVersion
+from api.banting.schemas import BantingRules, BantingSettings, ComboKind, Play, Rules, ScoreLine
+from api.server.schemas import (
+    Card,
+    CardText,
+    RequestModel,
+    ResponseModel,
+    model_ref,
+    value_set,
+)
+from api.server.session_schemas import (
+    CODE_PATTERN,
+    MAX_CODE_LENGTH,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    GameVersion,
+    SeatTokens,
+    seat_map,
+)
 
 DEFAULT_PLAYERS = 4
 
+BOT_LEVEL = value_set(
+    "BantingBotLevel",
+    banting.BOT_LEVELS,
+    "A Banting bot's level (RULES.md 3.4), weakest to strongest; the -v1/-v2 ones are "
+    "earlier standard bots, kept for comparison.",
+)
 RoundCode = Annotated[
     str,
     Field(
         max_length=MAX_CODE_LENGTH,
+        # Checked by the package (whose messages name the bad character); stated here.
+        json_schema_extra={"minLength": 1, "pattern": CODE_PATTERN},
         description=(
             "A round code (any case): an issued one, 'B', the number of players and 13 "
             "characters of Crockford base32 (e.g. 'B44D3BFCNXW9N3Z'; the short form of 9, "
@@ -34,19 +56,28 @@ RoundCode = Annotated[
 ]
 BotLevels = Annotated[
     dict[str, str],
+    WithJsonSchema(
+        seat_map("BantingBots", BOT_LEVEL, "Seat (a string key) -> bot level, for bot seats.")
+    ),
     Field(
         description=(
             "Seat (as a string key, '0'..players-1) -> bot level. Seats not named are human; "
             "at least one seat must be."
         ),
-        json_schema_extra={
-            "propertyNames": {"pattern": "^[0-3]$"},
-            "additionalProperties": {"type": "string", "enum": list(banting.BOT_LEVELS)},
-        },
         examples=[{"1": "standard", "2": "beginner", "3": "beginner"}],
     ),
 ]
-Kind = Annotated[str, Field(json_schema_extra={"enum": list(COMBO_KINDS)})]
+BotLevel = Annotated[str, WithJsonSchema(BOT_LEVEL)]
+Phase = Annotated[
+    Literal["exchange", "play", "over"],
+    WithJsonSchema(
+        value_set(
+            "GamePhase",
+            ("exchange", "play", "over"),
+            "Where a Banting round is: its card exchange, its play, or over.",
+        )
+    ),
+]
 PlayOrPass = Annotated[
     list[Card] | Literal["pass"],
     Field(description="The cards played (canonical spelling), or 'pass'."),
@@ -84,13 +115,12 @@ class MoveRequest(RequestModel):
 
 
 class HintRequest(RequestModel):
-    level: str = Field(
+    level: BotLevel = Field(
         default="standard",
         description=(
             "The bot level whose move is suggested: standard (the view's hint), or master "
             "(a search of up to about 50 ms), ..."
         ),
-        json_schema_extra={"enum": list(banting.BOT_LEVELS)},
         examples=["master"],
     )
 
@@ -113,6 +143,7 @@ class ExchangeRequest(RequestModel):
         min_length=1,
         max_length=1,
         examples=[["7d"]],
+        json_schema_extra={"uniqueItems": True},  # as every card list says
     )
     version: GameVersion | None = None
 
@@ -123,10 +154,25 @@ class ExchangeRequest(RequestModel):
 class GameRules(BantingSettings):
     """Every setting of the game's rules (``Rules.to_dict``): ``straights`` as the list of
     runs low to high, ``straight_order`` its name (or 'custom'), and the preset it started
-    from."""
+    from. It checks the report is whole; the document shows it as ``BantingRules``."""
 
-    straight_order: str = Field(description="The name of the straights' order, or 'custom'.")
+    straight_order: str
     preset: str
+
+
+# The rules a response reports, documented as the schema a request's rules take, so that a
+# client can send a game's rules back as they are (e.g. to start another game like it).
+ReportedRules = Annotated[
+    GameRules,
+    WithJsonSchema(model_ref(BantingRules)),
+    Field(
+        description=(
+            "Every setting of the game's rules, 'straights' as the list of runs low to "
+            "high, 'straight_order' its name (or 'custom'), and the preset they started "
+            "from: an object a create request takes as its 'rules' as it is."
+        )
+    ),
+]
 
 
 class GameCreated(ResponseModel):
@@ -141,19 +187,19 @@ class GameCreated(ResponseModel):
     players: int
     round: int = Field(description="1: the match has just begun.")
     humans: list[int] = Field(description="The human seats, each with a token.")
-    bots: dict[str, str] = Field(description="Seat -> bot level, for the bot seats.")
-    tokens: dict[str, str] = Field(
+    bots: BotLevels = Field(description="Seat -> bot level, for the bot seats.")
+    tokens: SeatTokens = Field(
         description=(
             "Seat -> its secret token, to be sent as 'Authorization: Bearer <token>'. Shown "
             "only here: the server keeps a hash, so a lost token cannot be recovered."
         )
     )
-    rules: GameRules
+    rules: ReportedRules
 
 
 class TableCombo(ResponseModel):
     seat: int = Field(description="Who played it.")
-    kind: Kind
+    kind: ComboKind
     cards: list[CardText]
     label: str = Field(description="Readable name, in the response's Content-Language.")
 
@@ -161,7 +207,7 @@ class TableCombo(ResponseModel):
 class HistoryEntry(ResponseModel):
     seat: int
     play: PlayOrPass
-    kind: Kind | None = Field(description="The combo played; null for a pass.")
+    kind: ComboKind | None = Field(description="The combo played; null for a pass.")
     label: str | None = Field(
         description="Readable name of the combo (in the response's Content-Language); null "
         "for a pass."
@@ -172,7 +218,7 @@ class Hint(ResponseModel):
     play: PlayOrPass = Field(
         description="Cards to play; 'pass' only when the seat has no legal play (seed 003)."
     )
-    kind: Kind | None
+    kind: ComboKind | None
     label: str | None
     pass_reasonable: bool = Field(
         description="The bot (the standard bot in a view) would rather pass here; the hint "
@@ -220,7 +266,7 @@ class GameView(ResponseModel):
     players: int
     version: int = Field(description="Goes up by one with every change to the game.")
     round: int = Field(description="1-based round number within the match.")
-    phase: Literal["exchange", "play", "over"] = Field(
+    phase: Phase = Field(
         description=(
             "exchange: the round's card exchange is open (no seat's turn until every card "
             "owed is given back); play; over: the round is over."
@@ -281,7 +327,7 @@ class GameView(ResponseModel):
     over: bool
     result: RoundResult | None = Field(description="Once the round is over; null before.")
     humans: list[int]
-    bots: dict[str, str] = Field(description="Seat -> bot level, for the bot seats.")
-    rules: GameRules
+    bots: BotLevels = Field(description="Seat -> bot level, for the bot seats.")
+    rules: ReportedRules
     created_at: str = Field(description="ISO 8601, UTC.")
     updated_at: str = Field(description="ISO 8601, UTC: the last change.")

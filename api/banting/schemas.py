@@ -16,18 +16,68 @@ from pydantic import (
     Field,
     RootModel,
     ValidatorFunctionWrapHandler,
+    WithJsonSchema,
     WrapValidator,
 )
 from pydantic_core import PydanticCustomError
 
-from api.server.common import rules_json_schema
-from api.server.schemas import Card, CardText, RequestModel, ResponseModel, _count_schema
+from api.server.common import rules_json_schema, setting_schema
+from api.server.schemas import (
+    Card,
+    CardText,
+    Comparison,
+    RequestModel,
+    ResponseModel,
+    _count_schema,
+    value_set,
+)
 
 DECK_SIZE = 52
 MAX_COMBO_SIZE = 5
 DEFAULT_LEGAL_PLAYS_LIMIT = 1000
 MAX_LEGAL_PLAYS_LIMIT = 20_000
 PASS = "pass"
+
+# The named value sets of the Banting routes (one component each in the document).
+STRAIGHT_ORDER = value_set(
+    "StraightOrder",
+    banting.STRAIGHT_ORDERS,
+    "A named order of the straights (RULES.md 3.2): which runs count, low to high.",
+)
+STRAIGHT_RUN = value_set(
+    "StraightRun",
+    banting.RUNS,
+    "A five-rank run, its ranks low to high (T = ten).",
+    varnames=[f"RUN_{run}" for run in banting.RUNS],
+)
+_CHOICE_DESCRIPTIONS = {
+    "straight_tiebreak": "How two straights of the same ranks compare (RULES.md 3.2).",
+    "flush_compare": "How two flushes compare (RULES.md 3.2).",
+    "bombs": "Which combos beat any combo of another size (RULES.md 3.2).",
+    "first_lead": "Who opens a round (RULES.md 3.2).",
+    "ending": "When a round ends: once the first player is out, or once one is left.",
+    "exchange": "Whether the places of a round exchange cards before the next (RULES.md 3.2).",
+}
+CHOICE_SETS = {
+    key: value_set(
+        "".join(word.capitalize() for word in key.split("_")), values, _CHOICE_DESCRIPTIONS[key]
+    )
+    for key, values in CHOICES.items()
+}
+COMBO_KIND = value_set("ComboKind", COMBO_KINDS, "The kind of a Banting combo.")
+REJECTION_CODE = value_set(
+    "RejectionCode",
+    banting.CODES,
+    "Why a Banting play is refused (stable), in order of precedence.",
+)
+COMBO_REASON_CODE = value_set(
+    "ComboReasonCode",
+    ("NOT_A_COMBO", "RULE_FORBIDS"),
+    "Why cards are no combo: NOT_A_COMBO, or RULE_FORBIDS for a combo the rules exclude.",
+)
+BANTING_PRESET = value_set(
+    "BantingPreset", banting.PRESETS, "A named Banting rule set (RULES.md 3.2)."
+)
 
 # What each setting accepts, as the document states it (RULES.md 3.2). Shared by the request
 # object ``rules`` (descriptive only: Rules.from_dict decides) and the presets response.
@@ -43,11 +93,11 @@ _SETTING_SCHEMAS: dict[str, dict[str, Any]] = {
             "or an explicit list of runs such as ['34567', ..., 'A2345']."
         ),
         "anyOf": [
-            {"type": "string", "enum": list(banting.STRAIGHT_ORDERS)},
-            {"type": "array", "items": {"type": "string", "enum": list(banting.RUNS)}},
+            STRAIGHT_ORDER,
+            {"type": "array", "items": STRAIGHT_RUN, "uniqueItems": True},
         ],
     },
-    **{key: {"type": "string", "enum": list(values)} for key, values in CHOICES.items()},
+    **CHOICE_SETS,
     **{key: {"type": "boolean"} for key in BOOLEANS},
     "scoring": {
         "type": "array",
@@ -77,7 +127,11 @@ _SETTING_SCHEMAS: dict[str, dict[str, Any]] = {
 _ALIASES: dict[str, dict[str, Any]] = {
     "straight_order": {
         "anyOf": [
-            {"type": "string", "enum": [*banting.STRAIGHT_ORDERS, "custom"]},
+            value_set(
+                "StraightOrderName",
+                [*banting.STRAIGHT_ORDERS, "custom"],
+                "The name of a game's straights: a named order, or 'custom' for a list of runs.",
+            ),
             {"type": "null"},
         ],
         "description": (
@@ -89,12 +143,14 @@ _ALIASES: dict[str, dict[str, Any]] = {
 }
 
 _rules_schema = rules_json_schema(
-    "BantingRules", list(banting.PRESETS), banting.DEFAULT_PRESET, _SETTING_SCHEMAS, _ALIASES
+    "BantingRules", BANTING_PRESET, banting.DEFAULT_PRESET, _SETTING_SCHEMAS, _ALIASES
 )
 
 
-ComboReasonCode = Literal["NOT_A_COMBO", "RULE_FORBIDS"]
-Comparison = Literal[1, 0, -1]
+ComboReasonCode = Annotated[
+    Literal["NOT_A_COMBO", "RULE_FORBIDS"], WithJsonSchema(COMBO_REASON_CODE)
+]
+ComboKind = Annotated[str, WithJsonSchema(COMBO_KIND)]
 
 
 class BantingRules(RootModel[dict[str, Any]]):
@@ -112,13 +168,14 @@ def _pass_or_cards(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
 
 
 # A list of cards, or the string "pass" (the validated value is then the string itself).
+# The list forms, with their counts and no card twice on the list itself (not on the
+# anyOf around it, where only an array would be checked anyway but generators lose them).
+_PlayedCards = Annotated[list[Card], Field(json_schema_extra=_count_schema(0, DECK_SIZE))]
+_TableCards = Annotated[list[Card], Field(json_schema_extra=_count_schema(1, MAX_COMBO_SIZE))]
 Play = Annotated[
     list[Card],
-    WrapValidator(_pass_or_cards, json_schema_input_type=list[Card] | Literal["pass"]),
-    Field(
-        description="The cards played (0-52, distinct), or 'pass'.",
-        json_schema_extra=_count_schema(0, DECK_SIZE),
-    ),
+    WrapValidator(_pass_or_cards, json_schema_input_type=_PlayedCards | Literal["pass"]),
+    Field(description="The cards played (0-52, distinct), or 'pass'."),
 ]
 Hand = Annotated[
     list[Card],
@@ -128,13 +185,12 @@ Hand = Annotated[
     ),
 ]
 Table = Annotated[
-    list[Card] | None,
+    _TableCards | None,
     Field(
         default=None,
         description=(
             "The combo to beat (1-5 cards, none of them in the hand); omitted or null when leading."
         ),
-        json_schema_extra=_count_schema(1, MAX_COMBO_SIZE),
     ),
 ]
 FirstPlay = Annotated[
@@ -146,13 +202,7 @@ FirstPlay = Annotated[
     ),
 ]
 Rules = Annotated[BantingRules | None, Field(default=None)]
-Code = Annotated[
-    str,
-    Field(
-        description="Rejection code (stable), in order of precedence in the enum.",
-        json_schema_extra={"enum": list(banting.CODES)},
-    ),
-]
+Code = Annotated[str, WithJsonSchema(REJECTION_CODE)]
 
 
 TwosDemoted = Annotated[
@@ -234,7 +284,7 @@ class ScoreRequest(RequestModel):
 
 
 class BantingCombo(ResponseModel):
-    kind: str = Field(json_schema_extra={"enum": list(COMBO_KINDS)})
+    kind: ComboKind
     cards: list[CardText] = Field(description="The combo's cards, canonical spelling.")
     label: str = Field(
         description="Readable name, e.g. 'pair of 9s'; Indonesian ('Pasangan 9') with "
@@ -284,7 +334,7 @@ class ScoreResponse(ResponseModel):
 
 
 def _setting(key: str) -> Any:
-    return Field(json_schema_extra=_SETTING_SCHEMAS[key])
+    return Field(json_schema_extra=setting_schema(_SETTING_SCHEMAS[key]))
 
 
 class BantingSettings(ResponseModel):

@@ -6,13 +6,13 @@ from typing import Annotated
 
 from pydantic import Field
 
-from api.server.schemas import Card, RequestModel, ResponseModel, drop_default
+from api.server.schemas import Card, RequestModel, ResponseModel, _count_schema, drop_default
 
 BOARD_SIZES = (0, 3, 4, 5)
 MAX_EQUITY_PLAYERS = 10
 DEFAULT_EQUITY_MAX_SAMPLES = 20_000_000
 
-HandCards = Annotated[list[Card], Field(json_schema_extra={"minItems": 2, "maxItems": 2})]
+HandCards = Annotated[list[Card], Field(json_schema_extra=_count_schema(2, 2))]
 RangeText = Annotated[str, Field(max_length=2000)]
 CardsText = Annotated[str, Field(max_length=400)]
 
@@ -27,11 +27,11 @@ class EquityRequest(RequestModel):
             "'A5s-A2s', 'random', comma-separated, each optionally ':weight' (0 to 1)."
         ),
     )
-    board: Annotated[list[Card], Field(json_schema_extra={"maxItems": 5})] | CardsText = Field(
+    board: Annotated[list[Card], Field(json_schema_extra=_count_schema(0, 5))] | CardsText = Field(
         default_factory=list,
         description="0, 3, 4 or 5 community cards: a list, or one string ('Qc7d2h', 'Qc 7d 2h').",
     )
-    dead: Annotated[list[Card], Field(json_schema_extra={"maxItems": 52})] | CardsText = Field(
+    dead: Annotated[list[Card], Field(json_schema_extra=_count_schema(0, 52))] | CardsText = Field(
         default_factory=list,
         description="Cards out of the deck (folded or seen): a list, or one string.",
     )

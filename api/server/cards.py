@@ -15,8 +15,8 @@ from functools import cache
 import capsa_fast
 
 from api.server.errors import FieldErrors
+from api.server.schemas import DECK_SIZE
 
-DECK_SIZE = 52
 _RANK_SPELLINGS = (*"23456789TJQKA", "10", *"tjqka")
 _SUIT_SPELLINGS = (*"cdhs", *"CDHS", *"♣♦♥♠")
 

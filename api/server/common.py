@@ -111,7 +111,7 @@ def read_rules(
 
 def rules_json_schema(
     title: str,
-    presets: Sequence[str],
+    preset: Mapping[str, Any],
     default: str,
     settings: Mapping[str, Any],
     aliases: Mapping[str, Any] | None = None,
@@ -119,6 +119,7 @@ def rules_json_schema(
     """The OpenAPI schema of a game's ``rules`` object (for pydantic's json_schema_extra):
     a preset and any settings to override, each documented; checked by the package.
 
+    ``preset``: the schema of the preset's name (a ``$ref`` to the game's named value set).
     ``aliases`` are the other keys the package's ``from_dict`` reads (e.g. a legacy name).
     The package refuses any other key, so the object is closed (``additionalProperties:
     false``) and a client's types catch a misspelt setting."""
@@ -135,12 +136,23 @@ def rules_json_schema(
                     "'rules/<setting>'). Omitted: the default preset."
                 ),
                 "properties": {
-                    "preset": {"type": "string", "enum": list(presets), "default": default},
+                    "preset": {**preset, "default": default},
                     **settings,
                     **(aliases or {}),
                 },
                 "additionalProperties": False,
             }
         )
+
+    return apply
+
+
+def setting_schema(schema: Mapping[str, Any]) -> Callable[[dict[str, Any]], None]:
+    """json_schema_extra of a field of a presets response: the setting's schema as the
+    rules object states it (a ``$ref`` to a value set stays a bare ``$ref``)."""
+
+    def apply(field_schema: dict[str, Any]) -> None:
+        field_schema.clear()
+        field_schema.update(schema)
 
     return apply

@@ -3,24 +3,69 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from flask import Flask
 from pydantic import BaseModel
-from pydantic.json_schema import JsonSchemaMode, models_json_schema
+from pydantic.json_schema import (
+    GenerateJsonSchema,
+    JsonRef,
+    JsonSchemaMode,
+    JsonSchemaValue,
+    models_json_schema,
+)
 
 from api.server.errors import PROBLEM_MIMETYPE, status_title
 from api.server.openapi_links import add_links
 from api.server.rate_limit import EXEMPT_PATHS
 from api.server.routing import ModelBlueprint, Operation
-from api.server.schemas import Problem
+from api.server.schemas import NAMED_SCHEMAS, SCHEMA_REF, Problem
 
 OPENAPI_VERSION = "3.1.0"
-SCHEMA_REF = "#/components/schemas/{model}"
 BEARER_SCHEME = "bearerAuth"
 TOO_MANY_REQUESTS = 429  # any route but EXEMPT_PATHS, when the server sets a rate limit
 # Flask converters like <int:game_id> become OpenAPI templates like {game_id}.
+_SCHEMAS = SCHEMA_REF.format(model="")
 _RULE_VARIABLE = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
+
+
+class _SchemaGenerator(GenerateJsonSchema):
+    """pydantic's generator, told about the named schemas the models point at with ``$ref``
+    (``api.server.schemas.named``, ``model_ref``): pydantic looks a ``$ref`` up to drop the
+    keys beside it that repeat the target, and knows only the definitions it has made so
+    far. A reference it does not know is left as it is (the tests check none dangles)."""
+
+    def get_schema_from_definitions(self, json_ref: JsonRef) -> JsonSchemaValue | None:
+        if json_ref not in self.json_to_defs_refs:
+            return NAMED_SCHEMAS.get(json_ref.removeprefix(SCHEMA_REF.format(model="")))
+        return super().get_schema_from_definitions(json_ref)
+
+
+def _refs(node: Any) -> Iterator[str]:
+    """The component names of every schema ``$ref`` in a JSON value."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value.startswith(_SCHEMAS):
+                yield value.removeprefix(_SCHEMAS)
+            else:
+                yield from _refs(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _refs(item)
+
+
+def _referenced(schemas: dict[str, Any], roots: list[Any]) -> dict[str, Any]:
+    """The schemas the roots reach through ``$ref``s. A model a response is documented as
+    another schema (``model_ref``) still has pydantic's definition, which nothing uses."""
+    reached: set[str] = set()
+    pending = [name for root in roots for name in _refs(root)]
+    while pending:
+        name = pending.pop()
+        if name not in reached:
+            reached.add(name)
+            pending.extend(_refs(schemas[name]))
+    return {name: schema for name, schema in schemas.items() if name in reached}
 
 
 def _response_name(status: int | None) -> str:
@@ -51,7 +96,9 @@ def build_openapi(app: Flask, *, title: str, version: str) -> dict[str, Any]:
             wanted.append((op.request_model, "validation"))
         if op.response_model is not None:
             wanted.append((op.response_model, "serialization"))
-    refs, definitions = models_json_schema(list(dict.fromkeys(wanted)), ref_template=SCHEMA_REF)
+    refs, definitions = models_json_schema(
+        list(dict.fromkeys(wanted)), ref_template=SCHEMA_REF, schema_generator=_SchemaGenerator
+    )
     problem_ref = refs[(Problem, "serialization")]
 
     problem_statuses = sorted(
@@ -86,7 +133,8 @@ def build_openapi(app: Flask, *, title: str, version: str) -> dict[str, Any]:
         path = _RULE_VARIABLE.sub(r"{\1}", rule.rule)
         problems = op.problems if path in EXEMPT_PATHS else (*op.problems, TOO_MANY_REQUESTS)
         if op.response_model is None:
-            success_schema: dict[str, Any] = {"type": "object"}
+            # Titled, so that a client generator names its type after what it is.
+            success_schema: dict[str, Any] = {"type": "object", "title": "FreeFormObject"}
         else:
             success_schema = refs[(op.response_model, "serialization")]
         success: dict[str, Any] = {
@@ -131,8 +179,13 @@ def build_openapi(app: Flask, *, title: str, version: str) -> dict[str, Any]:
     add_links(paths)
 
     tags = sorted({bp.tag for bp, _ in operations.values()})
+    # The models' schemas and the named schemas they point at (value sets, the card).
+    models = definitions.get("$defs", {})
+    if clash := sorted(models.keys() & NAMED_SCHEMAS.keys()):
+        raise ValueError(f"a model and a named schema share a name: {clash}")
+    schemas = _referenced({**models, **NAMED_SCHEMAS}, [paths, responses])
     components: dict[str, Any] = {
-        "schemas": definitions.get("$defs", {}),
+        "schemas": dict(sorted(schemas.items())),
         "responses": responses,
     }
     if any(op.bearer_auth for _, op in operations.values()):

@@ -11,13 +11,37 @@ string a card, duplicate cards and the allowed card counts are checked by the ro
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from typing import Annotated, Any, Literal
 
 from capsa_fast import poker
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    WithJsonSchema,
+    model_validator,
+)
 from pydantic.config import JsonDict
 from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
+
+
+def integral_numbers(value: Any) -> Any:
+    """``value`` with every integral float (``2.0``) made an int, in lists and objects too.
+
+    JSON Schema counts 2.0 as an integer (a number with a zero fractional part), so a
+    request the document accepts may spell an integer that way; the models are strict and
+    the package wants ints, so such numbers are read as the integers they are. 2.5 stays a
+    float (and is refused where an integer is expected)."""
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    if isinstance(value, list):
+        return [integral_numbers(item) for item in value]
+    if isinstance(value, dict):
+        return {key: integral_numbers(item) for key, item in value.items()}
+    return value
 
 
 class RequestModel(BaseModel):
@@ -25,9 +49,52 @@ class RequestModel(BaseModel):
     # must be an error, not silently ignored.
     model_config = ConfigDict(extra="forbid", strict=True)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _integral_numbers(cls, data: Any) -> Any:
+        return integral_numbers(data)
+
 
 class ResponseModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+DECK_SIZE = 52
+SCHEMA_REF = "#/components/schemas/{model}"
+# Schemas that are not models, by component name: the value sets (the enums) and the card.
+# ``api.server.openapi`` adds them to the document's components; the models point at them
+# with ``$ref`` (see ``named``), so each set is one named type in a generated client, the
+# same wherever it appears, and its values are listed once.
+NAMED_SCHEMAS: dict[str, JsonDict] = {}
+
+
+def named(name: str, schema: JsonDict) -> JsonDict:
+    """Register ``schema`` as the component ``name``; returns a ``$ref`` to it."""
+    schema = {"title": name, **schema}
+    if NAMED_SCHEMAS.setdefault(name, schema) != schema:
+        raise ValueError(f"two different schemas named {name}")
+    return {"$ref": SCHEMA_REF.format(model=name)}
+
+
+def value_set(
+    name: str,
+    values: Iterable[str] | Iterable[int],
+    description: str,
+    varnames: Sequence[str] | None = None,
+) -> JsonDict:
+    """A named enum component (``varnames``: the member names a client generator gives the
+    values, for values that are not names themselves, e.g. -1); returns a ``$ref`` to it."""
+    listed: list[Any] = list(values)
+    schema: JsonDict = {
+        "type": "integer" if all(isinstance(v, int) for v in listed) else "string",
+        "enum": listed,
+        "description": description,
+    }
+    if varnames is not None:
+        if len(varnames) != len(listed):
+            raise ValueError(f"{name}: one varname per value")
+        schema["x-enum-varnames"] = list(varnames)
+    return named(name, schema)
 
 
 # What capsa_fast reads as one card, for the document (the routes check cards with the
@@ -36,10 +103,23 @@ CARD_PATTERN = "^(10|[2-9TJQKAtjqka])[cdhsCDHS\u2660-\u2667]$"
 CARD_DESCRIPTION = (
     "A card: a string, rank 2-9, T (or 10), J, Q, K, A and suit c, d, h, s (or ♣ ♦ ♥ ♠), any "
     "case; or its integer id 0..51 (rank index x 4 + suit index, 2c = 0, As = 51). "
-    "Responses use the canonical spelling, e.g. 'Ts'."
+    "Requests may send either form; responses always send the canonical string, e.g. 'Ts'. "
+    "Requests and responses share this one schema so that a typed client can send the "
+    "cards a response gave it as they are."
 )
 CARD_TYPE_MESSAGE = "Expected a card: a string like 'As' or an integer id 0..51, got {got}"
 _MAX_CARD_STRING = 16  # longer strings cannot be cards: refused before they are parsed
+CARD_REF = named(
+    "Card",
+    {
+        "anyOf": [
+            {"type": "string", "maxLength": _MAX_CARD_STRING, "pattern": CARD_PATTERN},
+            {"type": "integer", "minimum": 0, "maximum": DECK_SIZE - 1},
+        ],
+        "description": CARD_DESCRIPTION,
+        "examples": ["As", "10h", "3♦", 51],
+    },
+)
 
 
 def _json_name(value: Any) -> str:
@@ -69,39 +149,24 @@ def _card(value: Any) -> str | int:
     raise PydanticCustomError("card_type", CARD_TYPE_MESSAGE, {"got": _json_name(value)})
 
 
-# A card in a response: always its canonical spelling.
-CardText = Annotated[
-    str,
-    Field(
-        json_schema_extra={"pattern": CARD_PATTERN},
-        description="A card in its canonical spelling, e.g. 'Ts'.",
-        examples=["As", "Th"],
-    ),
-]
+# A card in a response: always its canonical spelling, documented as the one Card schema.
+CardText = Annotated[str, WithJsonSchema(CARD_REF)]
 
 # A card in a request: a string or an integer id (API.md: "Cards in any request may be
-# strings or integer ids 0..51"). Responses always spell cards out (CardText).
-Card = Annotated[
-    str | int,
-    PlainValidator(_card),
-    WithJsonSchema(
-        {
-            "anyOf": [
-                {"type": "string", "maxLength": _MAX_CARD_STRING, "pattern": CARD_PATTERN},
-                {"type": "integer", "minimum": 0, "maximum": 51},
-            ],
-            "description": CARD_DESCRIPTION,
-            "examples": ["As", "10h", "3♦", 51],
-        },
-    ),
-]
-Category = Annotated[
-    str,
-    Field(
-        description="Poker category, weakest to strongest in the enum.",
-        json_schema_extra={"enum": list(poker.CATEGORIES)},
-    ),
-]
+# strings or integer ids 0..51").
+Card = Annotated[str | int, PlainValidator(_card), WithJsonSchema(CARD_REF)]
+
+CATEGORY_REF = value_set(
+    "Category", poker.CATEGORIES, "Poker category, weakest to strongest in the enum."
+)
+Category = Annotated[str, WithJsonSchema(CATEGORY_REF)]
+COMPARISON_REF = value_set(
+    "Comparison",
+    (1, 0, -1),
+    "Which of two wins: 1 the first (a, or a pair's first player), -1 the second, 0 neither.",
+    varnames=("FIRST_WINS", "EQUAL", "SECOND_WINS"),
+)
+Comparison = Annotated[Literal[1, 0, -1], WithJsonSchema(COMPARISON_REF)]
 Strength = Annotated[
     int,
     Field(
@@ -114,9 +179,11 @@ Strength = Annotated[
 
 
 def _count_schema(lo: int, hi: int) -> JsonDict:
-    # Card counts are checked by the routes (so every count error reads the same), but the
-    # document still states them.
-    return {"minItems": lo, "maxItems": hi}
+    """A card list's schema: its counts, and no card twice. Both are checked by the routes
+    (so every such error reads the same, and names the repeated card), but the document
+    still states them. A card spelt two ways ('As', 'as', 51) is a repeat the schema cannot
+    see; the routes refuse it too."""
+    return {"minItems": lo, "maxItems": hi, "uniqueItems": True}
 
 
 class Health(ResponseModel):
@@ -125,6 +192,12 @@ class Health(ResponseModel):
     checks: dict[str, Literal["ok"]] = Field(
         description="Each dependency checked and its state, e.g. {'session_store': 'ok'}."
     )
+
+
+def model_ref(model: type[BaseModel]) -> JsonDict:
+    """A ``$ref`` to a model's component, for a field documented as another model's schema
+    (a game's rules as a response reports them: the schema a request's rules take)."""
+    return {"$ref": SCHEMA_REF.format(model=model.__name__)}
 
 
 def drop_default(schema: JsonDict) -> None:

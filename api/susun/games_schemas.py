@@ -9,30 +9,58 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from capsa_fast import susun
-from pydantic import Field
+from pydantic import ConfigDict, Field, WithJsonSchema
 from pydantic.json_schema import SkipJsonSchema
 
-from api.server.schemas import Card, CardText, Category, RequestModel, ResponseModel, drop_default
-from api.server.session_schemas import MAX_CODE_LENGTH, MAX_PLAYERS, MIN_PLAYERS, GameVersion
+from api.server.schemas import (
+    Card,
+    CardText,
+    Category,
+    RequestModel,
+    ResponseModel,
+    drop_default,
+    model_ref,
+    value_set,
+)
+from api.server.session_schemas import (
+    CODE_PATTERN,
+    MAX_CODE_LENGTH,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    GameVersion,
+    SeatTokens,
+    seat_map,
+)
 from api.susun.schemas import (
     MAX_STAKE,
     OutOfOrder,
     Position,
     SpecialKind,
     SpecialName,
+    SusunPairRows,
+    SusunRules,
     SusunSettings,
     _optional_cards,
+    exclusive_shapes,
 )
 from api.susun.schemas import Rules as RulesField
 
 DEFAULT_PLAYERS = 4
 MAX_TIME_LIMIT = 86_400
 BOT_LEVELS = (*susun.LEVELS, *susun.LEVELS.values())
+BOT_LEVEL = value_set(
+    "SusunBotLevel",
+    BOT_LEVELS,
+    "A Susun bot: beginner (the naive arranger), standard (percentile), expert (ev) or "
+    "master (deep), or those strategy names.",
+)
 
 SusunCode = Annotated[
     str,
     Field(
         max_length=MAX_CODE_LENGTH,
+        # Checked by the package (whose messages name the bad character); stated here.
+        json_schema_extra={"minLength": 1, "pattern": CODE_PATTERN},
         description=(
             "A round code (any case): an issued one, 'S', the number of players and 13 "
             "characters of Crockford base32 (e.g. 'S299KKYY883Z9NS'; the short form of 9, "
@@ -44,16 +72,15 @@ SusunCode = Annotated[
 ]
 SusunBots = Annotated[
     dict[str, str],
+    WithJsonSchema(
+        seat_map("SusunBots", BOT_LEVEL, "Seat (a string key) -> bot level, for bot seats.")
+    ),
     Field(
         description=(
             "Seat (as a string key, '0'..players-1) -> bot level: beginner (the naive "
             "arranger), standard (percentile) or expert (ev), or those strategy names. Seats "
             "not named are human; at least one seat must be."
         ),
-        json_schema_extra={
-            "propertyNames": {"pattern": "^[0-3]$"},
-            "additionalProperties": {"type": "string", "enum": list(BOT_LEVELS)},
-        },
         examples=[{"1": "expert", "2": "expert", "3": "expert"}],
     ),
 ]
@@ -113,6 +140,8 @@ class CreateSusunGameRequest(RequestModel):
 class ArrangementRequest(RequestModel):
     """The seat's rows, or a special hand it declares instead."""
 
+    model_config = ConfigDict(json_schema_extra=exclusive_shapes(["declare"], susun.POSITIONS))
+
     top: list[Card] = _optional_cards(3, "The top row: 3 of the seat's cards.")
     middle: list[Card] = _optional_cards(5, "The middle row: 5 of the seat's cards.")
     bottom: list[Card] = _optional_cards(5, "The bottom row: 5 of the seat's cards.")
@@ -151,13 +180,33 @@ class NextSusunRoundRequest(RequestModel):
 
 # --- responses ----------------------------------------------------------------------------
 
-Placed = Literal["player", "bot", "time"]
+PLACED_BY = value_set(
+    "PlacedBy",
+    ("player", "bot", "time"),
+    "Who put a seat's rows down: the player, a bot, or the expert bot once the time ran out.",
+)
+Placed = Annotated[Literal["player", "bot", "time"], WithJsonSchema(PLACED_BY)]
 
 
 class SusunGameRules(SusunSettings):
-    """Every setting of the game's rules, and the preset they started from."""
+    """Every setting of the game's rules, and the preset they started from. It checks the
+    report is whole; the document shows it as ``SusunRules``."""
 
     preset: str
+
+
+# The rules a response reports, documented as the schema a request's rules take, so that a
+# client can send a game's rules back as they are (e.g. to start another game like it).
+ReportedRules = Annotated[
+    SusunGameRules,
+    WithJsonSchema(model_ref(SusunRules)),
+    Field(
+        description=(
+            "Every setting of the game's rules and the preset they started from: an object "
+            "a create request takes as its 'rules' as it is."
+        )
+    ),
+]
 
 
 class SusunGameCreated(ResponseModel):
@@ -168,11 +217,11 @@ class SusunGameCreated(ResponseModel):
     players: int
     round: int
     humans: list[int] = Field(description="The human seats.")
-    bots: dict[str, str] = Field(description="Seat -> bot level.")
-    tokens: dict[str, str] = Field(
+    bots: SusunBots = Field(description="Seat -> bot level.")
+    tokens: SeatTokens = Field(
         description="Human seat -> its secret token (only in this response)."
     )
-    rules: SusunGameRules
+    rules: ReportedRules
     stake: float
     time_limit: float | None
     corrections: bool
@@ -210,17 +259,14 @@ class RevealedSeat(MyRows):
     fee: float = Field(description="The room fee on this seat's positive money.")
 
 
-class PairRows(ResponseModel):
-    top: Literal[1, 0, -1]
-    middle: Literal[1, 0, -1]
-    bottom: Literal[1, 0, -1]
+PairRows = SusunPairRows  # the rows of a revealed pair: the same as the score route's
 
 
 class RevealedPair(ResponseModel):
     """Two seats head to head; lists are [first, second]."""
 
     players: list[int]
-    rows: PairRows = Field(
+    rows: SusunPairRows = Field(
         description="1: the first seat's row won, -1: the second's, 0: equal or not compared "
         "(a foul or a special decides the pair)."
     )
@@ -278,8 +324,8 @@ class SusunGameView(ResponseModel):
     )
     totals: SusunTotals = Field(description="The match so far, this round once revealed.")
     humans: list[int]
-    bots: dict[str, str]
-    rules: SusunGameRules
+    bots: SusunBots
+    rules: ReportedRules
     stake: float
     time_limit: float | None
     corrections: bool = Field(description="Whether seats may correct their rows until the reveal.")

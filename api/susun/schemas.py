@@ -8,6 +8,7 @@ needs no change in the API and every rule error reads the same everywhere.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from capsa_fast import susun
@@ -18,18 +19,21 @@ from capsa_fast.susun.rules import (
     TABLE_SIZES,
     TOP_KINDS,
 )
-from pydantic import ConfigDict, Field, RootModel
+from pydantic import ConfigDict, Field, RootModel, WithJsonSchema
 from pydantic.json_schema import SkipJsonSchema
 
-from api.server.common import rules_json_schema
+from api.server.common import rules_json_schema, setting_schema
 from api.server.schemas import (
     Card,
     CardText,
     Category,
+    Comparison,
     RequestModel,
     ResponseModel,
     _count_schema,
     drop_default,
+    named,
+    value_set,
 )
 
 TOP_SIZE = 3
@@ -42,10 +46,46 @@ MAX_TOP_K = 100
 MAX_STAKE = 1e12
 ROW_SIZES = {"top": TOP_SIZE, "middle": ROW_SIZE, "bottom": ROW_SIZE}
 
-Position = Literal["top", "middle", "bottom"]
-OutOfOrder = Literal["top>middle", "middle>bottom"]
-Strategy = Literal["ev", "percentile", "naive"]
-SpecialKind = Literal["dragon", "six_pairs", "three_flushes", "three_straights"]
+# The named value sets of the Susun routes (one component each in the document).
+POSITION = value_set("RowPosition", susun.POSITIONS, "A row of a Susun arrangement.")
+OUT_OF_ORDER = value_set(
+    "OutOfOrder",
+    ("top>middle", "middle>bottom"),
+    "Two adjacent rows out of order (the first stronger than the second): a foul.",
+    varnames=("TOP_OVER_MIDDLE", "MIDDLE_OVER_BOTTOM"),
+)
+STRATEGY = value_set(
+    "SusunStrategy", susun.STRATEGIES, "How the server arranges 13 cards into three rows."
+)
+SPECIAL_HAND = value_set(
+    "SpecialHand",
+    susun.SPECIALS,
+    "A Susun special hand (RULES.md 4.4): 'dragon' (every rank), or one a table may count.",
+)
+OPTIONAL_SPECIAL = value_set(
+    "OptionalSpecial", OPTIONAL_SPECIALS, "A special hand a table may count besides the dragon."
+)
+TOP_BONUS_CATEGORY = value_set(
+    "TopBonusCategory", TOP_KINDS, "A category the 3-card top row can make."
+)
+BONUS_CATEGORY = value_set(
+    "BonusCategory", BONUS_KINDS, "A category a 5-card row can make (royal flush apart)."
+)
+TABLE_SIZE = value_set(
+    "TableSize",
+    TABLE_SIZES,
+    "A number of players at a Susun table.",
+    varnames=("TWO_PLAYERS", "THREE_PLAYERS", "FOUR_PLAYERS"),
+)
+SUSUN_PRESET = value_set("SusunPreset", susun.PRESETS, "A named Susun rule set (RULES.md 4.3).")
+
+Position = Annotated[Literal["top", "middle", "bottom"], WithJsonSchema(POSITION)]
+OutOfOrder = Annotated[Literal["top>middle", "middle>bottom"], WithJsonSchema(OUT_OF_ORDER)]
+Strategy = Annotated[Literal["ev", "percentile", "naive"], WithJsonSchema(STRATEGY)]
+SpecialKind = Annotated[
+    Literal["dragon", "six_pairs", "three_flushes", "three_straights"],
+    WithJsonSchema(SPECIAL_HAND),
+]
 SpecialName = SpecialKind | None
 Special = Annotated[
     SpecialName,
@@ -59,22 +99,25 @@ Special = Annotated[
 
 # What each setting accepts, as the document states it (RULES.md 4.3). Shared by the request
 # object ``rules`` (descriptive only: Rules.from_dict decides) and the presets response.
-_BONUS_TABLE = {
-    "type": "object",
-    "description": (
-        "Bonus rows ('barang') by position: {position: {category: points}}. An override "
-        "replaces the whole table; positions left out have no bonus rows."
-    ),
-    "properties": {
-        position: {
-            "type": "object",
-            "propertyNames": {"enum": list(TOP_KINDS if position == "top" else BONUS_KINDS)},
-            "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 10_000},
-        }
-        for position in susun.POSITIONS
+_BONUS_TABLE = named(
+    "BonusRows",
+    {
+        "type": "object",
+        "description": (
+            "Bonus rows ('barang') by position: {position: {category: points}}. An override "
+            "replaces the whole table; positions left out have no bonus rows."
+        ),
+        "properties": {
+            position: {
+                "type": "object",
+                "propertyNames": TOP_BONUS_CATEGORY if position == "top" else BONUS_CATEGORY,
+                "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 10_000},
+            }
+            for position in susun.POSITIONS
+        },
+        "additionalProperties": False,
     },
-    "additionalProperties": False,
-}
+)
 _SETTING_DESCRIPTIONS = {
     "sweep_multiplier": "Multiplier of plain rows when one player wins all three rows.",
     "super_multiplier": "Multiplier for sweeping every opponent (0: no super).",
@@ -90,7 +133,7 @@ _SETTING_SCHEMAS: dict[str, dict[str, Any]] = {
     "bonus_rows": _BONUS_TABLE,
     "super_players": {
         "type": "array",
-        "items": {"type": "integer", "enum": list(TABLE_SIZES)},
+        "items": TABLE_SIZE,
         "uniqueItems": True,
         "description": (
             "Table sizes at which a super counts (default [2, 4]: not when only 3 play). "
@@ -110,22 +153,25 @@ _SETTING_SCHEMAS: dict[str, dict[str, Any]] = {
     },
     "specials": {
         "type": "array",
-        "items": {"type": "string", "enum": list(OPTIONAL_SPECIALS)},
+        "items": OPTIONAL_SPECIAL,
         "uniqueItems": True,
         "description": (
             "Optional special hands the table counts besides the dragon (RULES.md 4.4; "
             "all three in susun-specials)."
         ),
     },
-    "special_points": {
-        "type": "object",
-        "propertyNames": {"enum": list(OPTIONAL_SPECIALS)},
-        "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 100_000},
-        "description": (
-            "Points a declared special wins from each opponent of lower rank (default 6 "
-            "each; names left out keep theirs)."
-        ),
-    },
+    "special_points": named(
+        "SpecialPoints",
+        {
+            "type": "object",
+            "propertyNames": OPTIONAL_SPECIAL,
+            "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 100_000},
+            "description": (
+                "Points a declared special wins from each opponent of lower rank (default 6 "
+                "each; names left out keep theirs)."
+            ),
+        },
+    ),
 }
 
 
@@ -145,7 +191,7 @@ _ALIASES: dict[str, dict[str, Any]] = {
 }
 
 _rules_schema = rules_json_schema(
-    "SusunRules", list(susun.PRESETS), susun.DEFAULT_PRESET, _SETTING_SCHEMAS, _ALIASES
+    "SusunRules", SUSUN_PRESET, susun.DEFAULT_PRESET, _SETTING_SCHEMAS, _ALIASES
 )
 
 
@@ -213,18 +259,30 @@ class SusunArrangeRequest(RequestModel):
     )
 
 
-def _one_of_shapes(schema: dict[str, Any]) -> None:
-    # Exactly one of the two shapes; a hand together with any row matches neither.
-    schema["oneOf"] = [
-        {"required": ["hand"], "not": {"anyOf": [{"required": [p]} for p in susun.POSITIONS]}},
-        {"required": list(susun.POSITIONS), "not": {"required": ["hand"]}},
-    ]
+def exclusive_shapes(first: Sequence[str], second: Sequence[str]) -> Any:
+    """json_schema_extra of a body that takes either all the fields of ``first`` or all
+    those of ``second``, never some of both, never neither.
+
+    Said with ``not`` rather than ``oneOf``: client generators read an object with ``oneOf``
+    as a union of its branches (no model with typed fields), and ignore ``not``."""
+
+    def some(fields: Sequence[str]) -> dict[str, Any]:
+        return {"anyOf": [{"required": [field]} for field in fields]}
+
+    refused: list[dict[str, Any]] = [{"allOf": [some(first), some(second)]}]
+    refused += [{**some(fields), "not": {"required": list(fields)}} for fields in (first, second)]
+    refused.append({"not": some([*first, *second])})
+
+    def apply(schema: dict[str, Any]) -> None:
+        schema["not"] = {"anyOf": refused}
+
+    return apply
 
 
 class SusunPlayerRequest(RequestModel):
     """One seat: the arranged rows, or a 13-card hand for the server to arrange (ev)."""
 
-    model_config = ConfigDict(json_schema_extra=_one_of_shapes)
+    model_config = ConfigDict(json_schema_extra=exclusive_shapes(["hand"], susun.POSITIONS))
 
     top: list[Card] = _optional_cards(TOP_SIZE, "The top row: 3 distinct cards.")
     middle: list[Card] = _optional_cards(ROW_SIZE, "The middle row: 5 distinct cards.")
@@ -323,9 +381,9 @@ class SusunPairRows(ResponseModel):
     """Each row head to head: 1 the pair's first player's row is stronger, -1 the second's,
     0 equal. Rows do not score when a foul or a dragon decides the pair."""
 
-    top: Literal[1, 0, -1]
-    middle: Literal[1, 0, -1]
-    bottom: Literal[1, 0, -1]
+    top: Comparison
+    middle: Comparison
+    bottom: Comparison
 
 
 class SusunPair(ResponseModel):
@@ -355,7 +413,7 @@ class SusunScoreResponse(ResponseModel):
 
 
 def _setting(key: str) -> Any:
-    return Field(json_schema_extra=_SETTING_SCHEMAS[key])
+    return Field(json_schema_extra=setting_schema(_SETTING_SCHEMAS[key]))
 
 
 class SusunSettings(ResponseModel):

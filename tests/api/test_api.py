@@ -308,7 +308,7 @@ def test_wrong_card_count_is_422_naming_the_count(api_client: FlaskClient, count
     ("body", "fields"),
     [
         (
-            {"cards": [1.0, True, None, {}, []]},
+            {"cards": [1.5, True, None, {}, []]},
             ["cards/0", "cards/1", "cards/2", "cards/3", "cards/4"],
         ),
         ({"cards": "Ah Kh Qh Jh Th"}, ["cards"]),
@@ -362,7 +362,7 @@ def test_batch_errors_name_each_bad_hand_and_card(api_client: FlaskClient) -> No
     hands[3] = ["2c", "3c", "4c", "5c"]  # 4 cards: no such hand size
     hands[7] = ["2c", "3c", "4c", "5c", "2c"]  # duplicate
     hands[12] = ["2c", "3c", "4c", "Xx", "6c", "7c", "8c"]  # bad token
-    hands[15] = ["2c", "3c", 4.0, "5c", "6c"]  # wrong type
+    hands[15] = ["2c", "3c", 4.5, "5c", "6c"]  # wrong type
     errors = field_errors(api_client.post("/v1/evaluate/batch", json={"hands": hands}))
     # Type errors come from schema validation and are reported on their own first.
     assert list(errors) == ["hands/15/2"]
@@ -578,9 +578,10 @@ def test_openapi_refs_all_resolve(api_client: FlaskClient) -> None:
 
 
 def test_openapi_schemas_come_from_the_models(api_client: FlaskClient) -> None:
-    schemas = api_client.get("/openapi.json").get_json()["components"]["schemas"]
+    document = api_client.get("/openapi.json").get_json()
+    schemas = document["components"]["schemas"]
     assert schemas["BatchEvaluateRequest"]["properties"]["hands"]["minItems"] == 1
-    categories = schemas["BatchEvaluateResponse"]["properties"]["categories"]["items"]["enum"]
-    assert categories == list(capsa_fast.poker.CATEGORIES)
+    categories = schemas["BatchEvaluateResponse"]["properties"]["categories"]["items"]["$ref"]
+    assert resolve_ref(document, categories)["enum"] == list(capsa_fast.poker.CATEGORIES)
     problem = schemas["Problem"]
     assert {"type", "title", "status", "detail", "errors"} <= set(problem["properties"])

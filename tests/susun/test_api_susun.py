@@ -580,7 +580,7 @@ QB = QUADS_BOTTOM
         ("/v1/susun/arrange", {"hand": HAND, "top_k": 0}, "top_k", "greater than or equal to 1"),
         ("/v1/susun/arrange", {"hand": HAND, "top_k": 101}, "top_k", "less than or equal to 100"),
         ("/v1/susun/arrange", {"hand": HAND, "top_k": "3"}, "top_k", "integer"),
-        ("/v1/susun/arrange", {"hand": HAND, "top_k": 2.0}, "top_k", "integer"),
+        ("/v1/susun/arrange", {"hand": HAND, "top_k": 2.5}, "top_k", "integer"),
         ("/v1/susun/arrange", {"hand": HAND, "top_k": True}, "top_k", "integer"),
         ("/v1/susun/score", {**VALID_BODIES["/v1/susun/score"], "stake": -1}, "stake", "0"),
         ("/v1/susun/score", {**VALID_BODIES["/v1/susun/score"], "stake": "1"}, "stake", "number"),
@@ -660,7 +660,7 @@ def test_wrong_types_and_fields_are_422(
         ({"a/b": 1}, "rules/a~1b", "unknown setting"),
         ({"suit_tiebreak": "yes"}, "rules/suit_tiebreak", "true or false"),
         ({"sweep_multiplier": 0}, "rules/sweep_multiplier", "sweep_multiplier must be"),
-        ({"sweep_multiplier": 2.0}, "rules/sweep_multiplier", "integer"),
+        ({"sweep_multiplier": 2.5}, "rules/sweep_multiplier", "integer"),
         ({"super_multiplier": -1}, "rules/super_multiplier", "0..100"),
         ({"super_min_players": 5}, "rules/super_min_players", "2..4"),
         ({"super_players": [5]}, "rules/super_players", "2..4"),
@@ -823,15 +823,18 @@ def test_openapi_documents_the_susun_routes(api_client: FlaskClient) -> None:
     schemas = document["components"]["schemas"]
     rules = schemas["SusunRules"]
     assert rules["type"] == "object"
-    assert rules["properties"]["preset"]["enum"] == list(susun.PRESETS)
+    assert resolve_ref(document, rules["properties"]["preset"]["$ref"])["enum"] == list(
+        susun.PRESETS
+    )
     assert set(susun.PRESETS["capsa-susun"]) < set(rules["properties"])
     arrange = schemas["SusunArrangeRequest"]["properties"]
-    assert arrange["strategy"]["enum"] == ["ev", "percentile", "naive"]
+    strategy = resolve_ref(document, arrange["strategy"]["$ref"])
+    assert strategy["enum"] == ["ev", "percentile", "naive"]
     assert arrange["top_k"]["anyOf"][0]["maximum"] == 100
     score = schemas["SusunScoreRequest"]["properties"]
     assert (score["players"]["minItems"], score["players"]["maxItems"]) == (2, 4)
     player = schemas["SusunPlayerRequest"]
-    assert len(player["oneOf"]) == 2
+    assert len(player["not"]["anyOf"]) == 4  # hand and rows, part of the rows, or neither
     assert player["properties"]["hand"]["minItems"] == 13
     assert "alternatives" in schemas["SusunArrangeResponse"]["properties"]
     all_presets = resolve_ref(
