@@ -186,3 +186,11 @@ def test_bomb_ends_needs_last_standing(client: FlaskClient) -> None:
     game_id, token = created["id"], created["tokens"]["0"]
     view = play_out(client, game_id, token, get_view(client, game_id, token))
     assert view["phase"] == "over" and len(view["result"]["finishing_order"]) == 4
+
+
+def test_the_exchange_route_needs_the_seat_token(client: FlaskClient) -> None:
+    created = create(client, bots={"1": "standard"}, players=2, rules=EXCHANGE)
+    url = f"{GAMES}/{created['id']}/exchange"
+    assert_problem(client.post(url, json={"cards": ["3d"]}), 401)
+    assert_problem(post_exchange(client, created["id"], "not-a-token", ["3d"]), 403)
+    assert_problem(post_exchange(client, "no-such-game", created["tokens"]["0"], ["3d"]), 404)

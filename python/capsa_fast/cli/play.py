@@ -133,6 +133,49 @@ def command(
         numbered = "  ".join(f"[dim]{i}[/dim]:{card_text(c, lang)}" for i, c in enumerate(hand, 1))
         out.print(f"[bold]Your hand:[/bold] {numbered}")
 
+    def exchange() -> None:
+        """The card exchange (exchange: ranked): the bots give back, then seat 0 if it
+        owes a card; then what seat 0 gave and received."""
+        for seat in range(1, game.players):
+            owed = game.exchange_view(seat)
+            if owed is not None and owed.give:
+                game.bot_give_back(seat, levels[seat - 1])
+        part = game.exchange_view(0)
+        while part is not None and part.give:
+            if as_json:
+                event(
+                    "give_back",
+                    received=format_cards(part.received),
+                    hand=format_cards(game.hand(0)),
+                )
+            else:
+                out.print(f"You received {cards_line(part.received)}; give one card back.")
+                show_turn()
+            line = _read("Card to give back:", as_json)
+            if line.lower() in ("quit", "q", "exit"):
+                raise Quit
+            try:
+                with contextlib.suppress(json.JSONDecodeError):  # a JSON list, or as typed
+                    sent = json.loads(line) if as_json else None
+                    line = " ".join(str(c) for c in sent) if isinstance(sent, list) else line
+                game.give_back(0, _cards_of(line, game.hand(0)))
+            except ValueError as exc:  # IllegalPlay too
+                if as_json:
+                    event("refused", code=getattr(exc, "code", "BAD_INPUT"), message=str(exc))
+                else:
+                    out.print(f"[red]{exc}[/red]")
+            part = game.exchange_view(0)
+        if part is not None:
+            if as_json:
+                event(
+                    "exchange", received=format_cards(part.received), gave=format_cards(part.gave)
+                )
+            else:
+                out.print(
+                    f"Exchange: you gave {cards_line(part.gave)}, "
+                    f"received {cards_line(part.received)}."
+                )
+
     try:
         for number in range(rounds):
             if number:
@@ -141,6 +184,7 @@ def command(
                 event("deal", round=game.round, code=game.code, hand=format_cards(game.hand(0)))
             else:
                 out.print(f"[bold]Round {game.round}[/bold], code {game.code}. {HELP_TEXT}")
+            exchange()
             while not game.over:
                 turn = game.turn
                 if turn is not None and turn != 0:
