@@ -707,6 +707,34 @@ int main() {
         CHECK_EQ(used, (1u << 13) - 1);
       }
     }
+    // Shipped banks (ship_deep_bank): a bank made from ev's codes decides as the bank deep
+    // arranged itself above; codes ev does not give are refused; a code that does not
+    // decode is arranged again when the bank is made.
+    EvModel shipped = model;
+    shipped.deep_banks = new_deep_banks();  // a copy shares its banks: a model of its own
+    const int size = DeepBudget::kMinBank;
+    const std::vector<std::uint32_t> codes = deep_bank_codes(r, model, 0, size);
+    CHECK_EQ(static_cast<int>(codes.size()), size);
+    CHECK(deep_bank_codes(r, model, 100, 110) ==
+          std::vector<std::uint32_t>(codes.begin() + 100, codes.begin() + 110));
+    std::vector<std::uint32_t> wrong = codes;
+    wrong[0] ^= 5u;  // hand 0 is a checked hand
+    CHECK(!ship_deep_bank(r, shipped, wrong, 8));
+    CHECK(!ship_deep_bank(r, shipped, std::vector<std::uint32_t>(codes.begin(), codes.begin() + 100), 8));
+    std::vector<std::uint32_t> odd = codes;
+    odd[1] = 0xFFFFFFFFu;  // hand 1 is not checked
+    CHECK(ship_deep_bank(r, shipped, odd, 8));
+    for (int h = 0; h < (short_run ? 4 : 20); ++h) {
+      std::shuffle(deck.begin(), deck.end(), rng);
+      for (int players = 2; players <= 4; ++players) {
+        const BotChoice a = deep_choice(deck.data(), r, players, &shipped, banked);
+        const BotChoice b = deep_choice(deck.data(), r, players, &model, banked);
+        CHECK(a.declared == b.declared);
+        CHECK(a.arrangement.split.top == b.arrangement.split.top &&
+              a.arrangement.split.middle == b.arrangement.split.middle &&
+              a.arrangement.split.bottom == b.arrangement.split.bottom);
+      }
+    }
   }
 
   return capsa_fast::testing::finish("test_susun");
