@@ -18,8 +18,11 @@
 //     a finishing order, and scores that are score(cards_left, tiers) and sum to zero;
 //   - a hint is an accepted move, never a pass while a play exists (seed 003);
 //   - two_demotion: each four of a kind played flips twos_demoted, nothing else does;
-//   - in a quarter of the inputs, simulate() plays a few rounds of bots: zero-sum scores,
-//     winners in the table, and the same results when called again.
+//   - bomb_ends: a round a bomb ended has the seats still holding last in the finishing
+//     order, by their cards, each scored by them;
+//   - in a quarter of the inputs, simulate() plays a few rounds of bots (with the card
+//     exchange between them under exchange): zero-sum scores, winners in the table, and
+//     the same results when called again.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -209,8 +212,16 @@ class Driver {
       std::vector<int> sorted = order;
       std::sort(sorted.begin(), sorted.end());
       for (int s = 0; s < players; ++s) FUZZ_CHECK(sorted.size() == static_cast<std::size_t>(players) && sorted[static_cast<std::size_t>(s)] == s);
-      // Everyone but the last holds nothing.
-      for (std::size_t i = 0; i + 1 < order.size(); ++i) FUZZ_CHECK(r_.hand(order[i]) == 0);
+      // Everyone but the last holds nothing; under bomb_ends, a bomb may have stopped the
+      // seats still holding, who come last, each scored by the cards it holds.
+      std::size_t out = 0;
+      while (out < order.size() && r_.hand(order[out]) == 0) ++out;
+      for (std::size_t i = out; i < order.size(); ++i) {
+        FUZZ_CHECK(r_.hand(order[i]) != 0);
+        if (i > out) FUZZ_CHECK(r_.count(order[i - 1]) <= r_.count(order[i]));
+        if (order.size() - out > 1) FUZZ_CHECK(left[static_cast<std::size_t>(order[i])] == r_.count(order[i]));
+      }
+      FUZZ_CHECK(out + 1 == order.size() || (rules_.bomb_ends && out + 1 < order.size()));
     } else {
       FUZZ_CHECK(order.size() == 1);
       for (int s = 0; s < players; ++s) FUZZ_CHECK(left[static_cast<std::size_t>(s)] == r_.count(s));
@@ -337,6 +348,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   rules.dragon = !(f & 1);
   rules.last_standing = (f & 2) != 0;
   rules.previous_winner = (f & 4) != 0;
+  rules.bomb_ends = rules.last_standing && (f & 0x40) != 0;
+  rules.exchange = (f & 0x80) != 0;  // simulate() exchanges between its rounds
   const bool record = !(f & 8);
   bool expert_left = (f & 0x30) == 0x30;  // one expert move allowed in a quarter of inputs
   const int players = in.range(2, kMaxPlayers);
