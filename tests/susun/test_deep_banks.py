@@ -116,3 +116,17 @@ print(time.perf_counter() - started)
         ).stdout
     )
     assert seconds < 2.0
+
+
+def test_a_stale_bank_is_not_used_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model regenerated without the banks: the bank is arranged as before, with a
+    warning naming the generator, once per model."""
+    meta, arrays = deep_banks._stored()
+    stale = {name: {**entry, "fingerprint": "0" * 64} for name, entry in meta.items()}
+    monkeypatch.setattr(deep_banks, "_stored", lambda: (stale, arrays))
+    monkeypatch.setattr(deep_banks, "_SHIPPED", {})
+    rules = susun.Rules.preset("two-four")
+    model = fresh_model(rules, 2)
+    with pytest.warns(RuntimeWarning, match="python -m capsa_fast.susun.deep_banks"):
+        assert not deep_banks.ship(rules, 2, model)
+    assert not deep_banks.ship(rules, 2, model)  # decided once for this model

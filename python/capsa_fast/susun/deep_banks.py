@@ -45,7 +45,8 @@ MAX_SHARE_CHANGED = 0.25
 """A bank whose codes differ from an already stored bank's in at most this share of hands
 is stored as the differences."""
 
-_SHIPPED: dict[tuple[str, int], Any] = {}  # (rules fingerprint, players) -> the model shipped to
+# (rules fingerprint, players) -> (the model last asked for, whether its bank was shipped)
+_SHIPPED: dict[tuple[str, int], tuple[Any, bool]] = {}
 _LOCK = threading.Lock()
 
 
@@ -100,7 +101,9 @@ def shipped_codes(rules: Rules, players: int) -> np.ndarray | None:
     shipped for them (not a preset's rule set, or a fingerprint that does not match)."""
     name = bank_name(rules.preset_name, players)
     meta, _ = _stored()
-    if name not in meta or rules != Rules.preset(rules.preset_name):
+    if rules.preset_name not in PRESETS or name not in meta:
+        return None
+    if rules != Rules.preset(rules.preset_name):
         return None
     if meta[name]["fingerprint"] != fingerprint(rules, players):
         warnings.warn(
@@ -119,8 +122,9 @@ def ship(rules: Rules, players: int, model: Any) -> bool:
     ev arranges the checked hands otherwise now (the bank is then built as before)."""
     key = (rules.fingerprint, players)
     with _LOCK:
-        if _SHIPPED.get(key) is model:
-            return True
+        seen = _SHIPPED.get(key)
+        if seen is not None and seen[0] is model:
+            return seen[1]
         codes = shipped_codes(rules, players)
         shipped = codes is not None and _core.susun_deep_ship_bank(
             rules.core, model, codes, CHECKED_HANDS
@@ -132,7 +136,7 @@ def ship(rules: Rules, players: int, model: Any) -> bool:
                 RuntimeWarning,
                 stacklevel=2,
             )
-        _SHIPPED[key] = model if shipped else None
+        _SHIPPED[key] = (model, shipped)
         return shipped
 
 
