@@ -6,12 +6,13 @@ auth), sends them to the app in process, and checks each answer: never a 5xx, a 
 document lists, the documented content type and headers, a body valid against the documented
 schema, and every schema-invalid request refused with a 4xx.
 
-One check is left out: "positive data acceptance" (every schema-valid request must succeed).
-The document cannot say everything the engine checks, so schema-valid requests can still be
-refused with a 422 that names the field: repeated cards (across fields too), rule settings
-that contradict each other, a game whose every seat is a bot. The schemas state all they
-can (card pattern, counts, ranges), and the test_api*.py files of tests/ cover those 422s
-one by one.
+One of schemathesis's checks is replaced: "positive data acceptance" (every schema-valid
+request must succeed). The document cannot state every rule the server checks (a card twice
+across fields, rule settings that contradict each other, whose turn it is), so a schema-valid
+request can still be refused; each such refusal must be one of the checks the docs page
+lists under "Checks the server adds beyond the schema" (SERVER_CHECKS mirrors that list, and
+a test holds the two together). The test_api*.py files of tests/ cover those refusals one by
+one.
 
 The routes of one game get a real game id and its seat's token for most generated ids (the
 others stay random and must be 404 or 401), so moves and next rounds reach the game logic.
@@ -30,6 +31,7 @@ CAPSA_FAST_CONTRACT_SCENARIOS the stateful phase's scenarios (default 100, of up
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import zlib
 from collections import Counter, defaultdict
@@ -37,7 +39,9 @@ from pathlib import Path
 from typing import Any
 
 import schemathesis
+from capsa_fast import banting, susun
 from hypothesis import HealthCheck, Phase, settings
+from schemathesis import GenerationMode
 from schemathesis.config import SchemathesisConfig
 from schemathesis.core.failures import FailureGroup
 
@@ -50,6 +54,8 @@ SCENARIOS = int(os.environ.get("CAPSA_FAST_CONTRACT_SCENARIOS", "100"))
 STEPS = 8
 GAME_ROUTES = ("/v1/banting/games/{game_id}", "/v1/susun/games/{game_id}")
 CREATES = ("/v1/banting/games", "/v1/susun/games")
+DOCS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "http-api.md"
+DOCS_SECTION = "## Checks the server adds beyond the schema"
 
 
 # schemathesis reads the document when the module is collected, so the app is built then
@@ -141,6 +147,112 @@ def _use_real_game(case: Any) -> None:
         case.path_parameters = {**(case.path_parameters or {}), "game_id": _seat_for(case)["id"]}
 
 
+# --- the checks the server adds ---------------------------------------------------------------
+
+_BANTING_MOVE_CODES = ("NOT_YOUR_TURN", "ROUND_OVER", *banting.CODES)
+# Every refusal of a schema-valid request, by the label of its entry in the docs page's list
+# (DOCS_SECTION, in bold): the statuses and a pattern of the problem's signature, which is its
+# code where it has one, "<field>: <message>" for each entry of a 422, else its detail.
+SERVER_CHECKS: dict[str, tuple[tuple[int, ...], str]] = {
+    "A card twice": ((422,), r": Duplicate card |: \S+ is both on the table and in the hand"),
+    "Card counts from a set": ((422,), r": Expected \d+(, \d+)* or \d+ cards, got \d+\.$"),
+    "Cards and ranges written as text": (
+        (422,),
+        r": (not a card: |not a range token: |the range is empty$)",
+    ),
+    "Equity deals": ((422,), r": (samples asks for Monte Carlo; .* exact|not enough cards left)"),
+    "Card ids in a batch": ((422,), r"^hands/\d+/\d+: Expected a card: .*, got -?\d+\.0\.$"),
+    "Combos": (
+        (422,),
+        r"^(a|b): .*(is not a combo|cannot be compared)|^table: The table must be a combo"
+        r"|^twos_demoted: The 2s are only demoted under the two_demotion setting",
+    ),
+    "Rule settings that must agree": (
+        (422,),
+        r"^rules(/\w+)?: (straight_order .* does not match straights"
+        r"|straights: (a run is listed twice|unknown order 'custom')"
+        r"|suit_order must be the four suits"
+        r"|scoring: thresholds must be strictly increasing"
+        r"|bomb_ends: true needs ending: last-standing"
+        r"|super_min_players \(legacy\) means super_players)",
+    ),
+    "Scores": ((422,), r"^cards_left: cards_left: exactly one player has 0 cards"),
+    "Limits the server sets": (
+        (422,),
+        r"^(samples: At most \d+ samples|hands: At most \d+ hands|exact: exact enumeration)",
+    ),
+    "Seats and round codes": (
+        (422,),
+        r"^bots/[^:]*: '.*' is not a seat of this game|^bots: At least one seat must be human"
+        r"|^code: |^players: The code deals",
+    ),
+    "Codes the server picks": ((403,), r"^CODE_NOT_ALLOWED$"),
+    "Unknown game, other seat": (
+        (403, 404),
+        r"^There is no game with this id\.$|^This token belongs to no seat of this game\.$",
+    ),
+    "Versions": ((409, 412), r"^(VERSION_MISMATCH|CONFLICT)$"),
+    "A Banting move out of turn or against the rules": (
+        (409,),
+        rf"^({'|'.join(_BANTING_MOVE_CODES)})$",
+    ),
+    "A Banting card exchange": ((409, 422), r"^(EXCHANGE_CLOSED|NOT_IN_HAND)$"),
+    "Rounds": ((409,), r"^(ROUND_NOT_OVER|MATCH_FULL)$"),
+    "A Susun arrangement": (
+        (409, 422),
+        rf"^({'|'.join(susun.TABLE_CODES)})$|^\w+: (The rows must hold exactly this seat's 13 "
+        r"cards|This table allows no corrections)",
+    ),
+}
+
+
+def _signatures(status: int, problem: dict[str, Any]) -> list[str]:
+    if problem.get("code"):
+        return [problem["code"]]
+    if status == 422:
+        return [f"{entry['field']}: {entry['message']}" for entry in problem.get("errors", [])]
+    return [str(problem.get("detail", ""))]
+
+
+def undocumented_refusals(case: Any, response: Any) -> list[str]:
+    """What no entry of SERVER_CHECKS names in a 4xx answer to a schema-valid request
+    (schemathesis's positive mode); [] for any other answer."""
+    meta = case.meta
+    status = response.status_code
+    if meta is None or meta.generation.mode != GenerationMode.POSITIVE or not 400 <= status < 500:
+        return []
+    try:
+        problem = response.json()
+    except ValueError:
+        return [f"{case.method} {case.path}: {status} {response.text[:200]}"]
+    patterns = [pattern for statuses, pattern in SERVER_CHECKS.values() if status in statuses]
+    return [
+        f"{case.method} {case.path}: {status} {signature}"[:300]
+        for signature in _signatures(status, problem)
+        if not any(re.search(pattern, signature) for pattern in patterns)
+    ]
+
+
+def _docs_section() -> str:
+    text = DOCS_PAGE.read_text(encoding="utf-8")
+    start = text.index(DOCS_SECTION + "\n")
+    end = text.find("\n## ", start + len(DOCS_SECTION))
+    return text[start : None if end < 0 else end]
+
+
+def test_the_docs_list_every_check_the_test_knows() -> None:
+    """The docs page's list of checks and SERVER_CHECKS name the same checks, and the page
+    names every code the checks answer with."""
+    section = _docs_section()
+    assert re.findall(r"^- \*\*(.+?)\*\*:", section, re.MULTILINE) == list(SERVER_CHECKS)
+    for label, (statuses, pattern) in SERVER_CHECKS.items():
+        entry = section[section.index(f"**{label}**") :].split("\n- ", 1)[0]
+        for status in statuses:
+            assert str(status) in entry, (label, status)
+        for code in re.findall(r"\b[A-Z][A-Z_]{3,}\b", pattern):
+            assert f"`{code}`" in entry, (label, code)
+
+
 @schema.parametrize()
 @settings(
     max_examples=MAX_EXAMPLES,
@@ -150,7 +262,11 @@ def _use_real_game(case: Any) -> None:
 def test_every_route_keeps_its_contract(case: Any) -> None:
     if case.path.startswith(GAME_ROUTES):
         _use_real_game(case)
-    case.call_and_validate(excluded_checks=[schemathesis.checks.positive_data_acceptance])
+    response = case.call()
+    # positive_data_acceptance wants every schema-valid request to succeed; the server adds
+    # checks the document cannot state, so each refusal must be one the docs page lists.
+    case.validate_response(response, excluded_checks=[schemathesis.checks.positive_data_acceptance])
+    assert not undocumented_refusals(case, response), undocumented_refusals(case, response)
 
 
 # --- the stateful phase -----------------------------------------------------------------------
@@ -163,6 +279,8 @@ CREATED: set[str] = set()
 # schemathesis's failed checks in the stateful phase, kept rather than raised: the app's
 # state lives on between scenarios, so Hypothesis could not replay a failing one.
 FAILURES: list[str] = []
+# Refusals of schema-valid requests that no entry of SERVER_CHECKS names.
+UNDOCUMENTED: Counter[str] = Counter()
 
 
 class GameWorkflow(schema.as_state_machine()):  # type: ignore[misc]
@@ -196,6 +314,7 @@ class GameWorkflow(schema.as_state_machine()):  # type: ignore[misc]
             )
         except FailureGroup as failures:
             FAILURES.append(str(failures))
+        UNDOCUMENTED.update(undocumented_refusals(case, response))
 
 
 def test_stateful_phase_follows_the_links_into_games() -> None:
@@ -225,6 +344,7 @@ def test_stateful_phase_follows_the_links_into_games() -> None:
             assert reached[200], (label, report)
     assert not any(status >= 500 for statuses in CALLS.values() for status in statuses), report
     assert not FAILURES, "\n\n".join(FAILURES[:5])
+    assert not UNDOCUMENTED, UNDOCUMENTED.most_common(20)
 
 
 # --- the links ----------------------------------------------------------------------------------
