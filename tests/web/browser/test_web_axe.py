@@ -8,14 +8,17 @@ execute_script, so nothing is fetched from outside.
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import cache
 from importlib import resources
 from typing import Any
 
 import pytest
+from capsa_fast import format_cards, susun
 
 from tests.web.browser import deals
 from tests.web.browser.helpers import SIZES, Banting, Page, Susun
+from tests.web.browser.test_web_susun import six_pairs_code
 
 # The impacts that fail a screen (axe's scale: minor, moderate, serious, critical).
 FAILING = {"moderate", "serious", "critical"}
@@ -99,12 +102,25 @@ def test_banting_screens_pass_axe(page: Page, size: str) -> None:
     assert_accessible(page, "the Banting result", size)
 
 
+@cache
+def four_of_a_kind_code(players: int = 4) -> str:
+    """A round code that deals seat 0 four of a kind: its rows show a bonus («barang») at
+    the reveal, beside three other seats' rows and marks."""
+    for seed in range(20_000):
+        code = susun.make_code(players, seed)
+        ranks = Counter(card[0] for card in format_cards(susun.deal(code)[0]))
+        if max(ranks.values()) == 4:
+            return code
+    raise AssertionError("no four-of-a-kind deal found")
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_susun_screens_pass_axe(page: Page, size: str) -> None:
     open_setup(page, size, "susun")
     assert_accessible(page, "the Susun setup", size)
     table = Susun(page)
-    _, snap = table.start(players="2")
+    page.open(f"/?code={four_of_a_kind_code()}")
+    _, snap = table.start()
     assert_accessible(page, "the Susun rows, nothing placed", size)
     hand = snap["hand"]
     table.place(hand[:3], "top")
@@ -113,6 +129,7 @@ def test_susun_screens_pass_axe(page: Page, size: str) -> None:
     page.wait(lambda: page.snapshot()["hand"] == [], "«Susun Otomatis» to place all 13")
     page.press("submit")
     table.revealed()
+    assert page.js("return document.querySelectorAll('.reveal-row.bonus').length"), "no bonus"
     assert_accessible(page, "the Susun reveal", size)
 
 
@@ -124,3 +141,22 @@ def test_english_screens_pass_axe(page: Page, size: str) -> None:
     assert_accessible(page, "the Banting setup in English", size)
     Banting(page).start()
     assert_accessible(page, "the Banting table in English", size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_susun_special_passes_axe(page: Page, size: str) -> None:
+    """The offer of a special hand, and the reveal with its mark."""
+    # The preset is chosen on the desktop (a phone's select opens the system's picker,
+    # which WebDriver cannot tap); the setup remembers it.
+    page.switch_game("susun")
+    page.wait_state("setup")
+    page.choose("preset", "susun-specials")
+    SIZES[size](page)
+    page.open(f"/?code={six_pairs_code()}")
+    table = Susun(page)
+    table.start()
+    page.find('[data-action="declare"]')
+    assert_accessible(page, "the Susun rows with a special offered", size)
+    page.press("declare")
+    table.revealed()
+    assert_accessible(page, "the Susun reveal with a special declared", size)
