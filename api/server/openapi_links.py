@@ -61,11 +61,12 @@ def _resource_routes(
     return variable, routes
 
 
-def _success(operation: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
-    """The status and response object of the operation's success (its one 2xx)."""
+def _success(operation: dict[str, Any]) -> dict[str, Any] | None:
+    """The response object of the operation's success (its one 2xx)."""
     for status, response in operation.get("responses", {}).items():
         if status.startswith("2") and "$ref" not in response:
-            return status, response
+            found: dict[str, Any] = response
+            return found
     return None
 
 
@@ -115,10 +116,9 @@ def add_links(paths: dict[str, dict[str, Any]]) -> None:
             target["operationId"]: _created_link(target, variable) for _, _, target in routes
         }
         for _, method, source in routes:
-            found = _success(source)
-            if method != "get" or found is None:
+            response = _success(source)
+            if method != "get" or response is None:
                 continue
-            _, response = found
             etag = ETAG in response.get("headers", {})
             response["links"] = {
                 target["operationId"]: _onward_link(target, variable, etag=etag)
