@@ -339,8 +339,9 @@ class Page:
     def click(self, element: WebElement) -> None:
         """A person's click: the element must be visible, enabled and reachable. Where
         another element covers its middle (cards fanned over each other), the tap goes to
-        a part of it that shows; a click that something passing intercepts (a closing
-        overlay, a card still moving) is tried again until the element itself gets it."""
+        a part of it that shows; where nothing of it shows, it is scrolled to the middle; a
+        click that something passing intercepts (a closing overlay, a card still moving) is
+        tried again until the element itself gets it."""
 
         def clicked() -> bool:
             try:
@@ -348,6 +349,9 @@ class Page:
             except ElementClickInterceptedException:
                 point = self.js(_VISIBLE_POINT_JS, element)
                 if point is None:
+                    # In the viewport but wholly under something (a row under the setup's
+                    # sticky «Mulai Main» bar): a person scrolls it to the middle first.
+                    self.js("arguments[0].scrollIntoView({block: 'center'})", element)
                     return False
                 ActionChains(self.driver).move_to_element_with_offset(
                     element, point[0], point[1]

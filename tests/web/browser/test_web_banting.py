@@ -11,12 +11,13 @@ import pytest
 from tests.web.browser import deals
 from tests.web.browser.helpers import Banting, Page, info_numbers, same_cards
 
-# The four rows of «Aturan meja» and the preset's value of each (capsa-banting).
+# The rows of «Aturan meja» and the preset's value of each (capsa-banting).
 RULE_ROWS = {
     "suit_order": "dchs",
     "straights": "two-high",
     "flush_compare": "suit-first",
     "first_lead": "lowest-card",
+    "exchange": "none",
 }
 
 

@@ -256,6 +256,8 @@ SETUP_WORDS = {
             "straights": ["2 di straight", "Boleh", "Tidak"],
             "flush_compare": ["Adu flush", "Jenis dulu", "Angka dulu"],
             "first_lead": ["Siapa mulai", "Kartu terkecil", "Pemenang lalu"],
+            # Seed 002: «Pertukaran kartu antar pemain diperbolehkan, adapula yang tidak.»
+            "exchange": ["Tukar kartu", "Tidak", "Boleh"],
         },
         "levels": ["Pemula", "Standar"],
         "start": "Mulai Main",
@@ -267,6 +269,7 @@ SETUP_WORDS = {
             "straights": ["2 in straights", "Allowed", "Not allowed"],
             "flush_compare": ["Flush comparison", "Suit first", "Rank first"],
             "first_lead": ["Who starts", "Lowest card", "Previous winner"],
+            "exchange": ["Card exchange", "Not allowed", "Allowed"],
         },
         "levels": ["Beginner", "Standard"],
         "start": "Start",

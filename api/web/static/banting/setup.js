@@ -1,5 +1,6 @@
-// Capsa Banting setup, seed 003's «Aturan meja»: four rows, each a choice with an
-// explanation that changes with it, then the computer level and «Mulai Main».
+// Capsa Banting setup, seed 003's «Aturan meja»: its four rows and seed 002's card
+// exchange, each a choice with an explanation that changes with it, then the computer level
+// and «Mulai Main».
 // Every control's values are the API's values (WEB.md: data-setting).
 
 import { cardText, SUIT_SYMBOL } from "../shared/cards.js";
@@ -13,6 +14,8 @@ export const RULE_ROWS = [
   { name: "straights", values: ["two-high", "no-two"] },
   { name: "flush_compare", values: ["suit-first", "rank-first"] },
   { name: "first_lead", values: ["lowest-card", "previous-winner"] },
+  // Seed 002's card exchange between the rounds of a match (RULES.md 3.2 exchange).
+  { name: "exchange", values: ["none", "ranked"] },
 ];
 export const LEVELS = ["beginner", "standard", "expert", "master"];
 const DEFAULT_LEVEL = "standard";

@@ -1,6 +1,7 @@
 // Capsa Banting at the table, as seed 003 tells it: the deal, selecting cards with the live
 // info line, «Keluarkan» / «Lewat» / «Petunjuk», seat markers, the trick sweep, the result
-// card, the match totals, the round link and resuming after the tab was closed.
+// card, the match totals, the card exchange between rounds (seed 002, exchange: ranked), the
+// round link and resuming after the tab was closed.
 //
 // The server holds the game (api/banting/games.py); this module keeps the seat's last view and
 // draws it. Between two views it replays the new moves of the history (the bots' answers
@@ -8,7 +9,7 @@
 // picture is always drawn from the view itself, so markers never depend on the animation.
 
 import { get, post, ApiError } from "../shared/api.js";
-import { cardBack, cardButton, cardFace } from "../shared/cards.js";
+import { cardBack, cardButton, cardFace, cardText } from "../shared/cards.js";
 import { flag, h, signed } from "../shared/dom.js";
 import { seatName, t } from "../shared/i18n.js";
 import { fillSeat, otherSeats, seatPanel, seatParts } from "../shared/seats.js";
@@ -293,12 +294,32 @@ async function passTurn() {
 async function nextRound() {
   if (!state || state.busy) return; // a double click sends one request
   const view = state.view;
+  if (view.result) {
+    // The places of this round decide who exchanges with whom in the next (kept with the
+    // session, so a reload during the exchange still names them).
+    state.session.places = places(view.result, view.players);
+    saveSession("banting", state.session);
+  }
   const next = await send(`${GAMES}/${state.session.id}/rounds`, { version: view.version });
   if (next) {
     state.selected.clear();
     state.verdict = null;
     state.note = "";
     await playIn(next, { deal: true, from: 0 });
+  }
+}
+
+/** The exchange step: give the one selected card back (POST …/exchange); play starts. */
+async function giveBack() {
+  if (!state || state.busy || !owesCard(state.view) || state.selected.size !== 1) return;
+  const view = state.view;
+  const [card] = state.selected;
+  const next = await send(`${GAMES}/${state.session.id}/exchange`, { cards: [card], version: view.version });
+  if (next) {
+    state.selected.clear();
+    state.verdict = null;
+    state.note = "";
+    await playIn(next, { deal: false, from: 0, exchanged: true });
   }
 }
 
@@ -333,6 +354,7 @@ function verdictFits() {
 function toggleCard(card) {
   if (!state || !state.view || state.view.over) return;
   if (state.selected.has(card)) state.selected.delete(card);
+  else if (owesCard(state.view)) state.selected = new Set([card]); // one card goes back
   else state.selected.add(card);
   state.note = "";
   renderHand();
@@ -347,7 +369,7 @@ async function updateVerdict() {
   const play = orderedSelection();
   const key = selectionKey();
   const seq = ++state.verdictSeq;
-  if (!play.length || view.over) {
+  if (!play.length || view.over || view.phase === "exchange") {
     state.verdict = null;
     renderLines();
     renderActions();
@@ -438,7 +460,7 @@ function settled(view) {
 /** Draw a new view, animating what happened since move `from` (and the deal first).
  * Once a seat has gone out the round is over for everyone at once: data-state is
  * round-over while the last moves still play out, and no seat has the turn. */
-async function playIn(view, { deal, from }) {
+async function playIn(view, { deal, from, exchanged = false }) {
   const mine = state;
   const previous = state.view;
   setView(view);
@@ -459,6 +481,9 @@ async function playIn(view, { deal, from }) {
   if (state !== mine) return;
   state.shown = null;
   state.note = ""; // what happened on the way is over; the markers show where it led
+  // The exchange done (by the bots at the deal, or the player's give-back): say what this
+  // seat gave and received while the round's first plays are on the table.
+  if ((deal || exchanged) && view.exchange && view.phase !== "exchange") state.note = exchangeLines(view).join(" ");
   renderAll();
   markSeen(view, view.history.length);
   setState(view.over ? "round-over" : "playing");
@@ -600,6 +625,7 @@ function build() {
   const roundLine = h("span", { class: "round-no" });
   const codeLine = h("span", { class: "round-code" });
   const result = h("div", { class: "result-slot" });
+  const exchange = h("div", { class: "exchange-slot" });
   const others = otherSeats(view.players, view.seat).map((seat) => seats[seat]);
 
   // tabindex -1: focus lands on the table when a round starts (the start button is gone).
@@ -611,11 +637,12 @@ function build() {
     seats[view.seat],
     info,
     status,
+    exchange,
     hand,
     h("div", { class: "actions" }, actions.hint, actions.pass, actions.play),
   );
   root.replaceChildren(section);
-  state.els = { section, seats, trick, trickLabel, table, info, status, hand, actions, roundLine, codeLine, result };
+  state.els = { section, seats, trick, trickLabel, table, info, status, exchange, hand, actions, roundLine, codeLine, result };
 }
 
 function renderAll() {
@@ -627,6 +654,7 @@ function renderAll() {
   renderLines();
   renderActions();
   renderResult();
+  renderExchange();
 }
 
 function renderRound() {
@@ -717,6 +745,11 @@ function selectionText() {
   const view = state.view;
   if (view.over && view.result) return winnerText(view.result.winner);
   if (document.body.dataset.state === "dealing") return t("dealing");
+  if (view.phase === "exchange") {
+    const [card] = state.selected;
+    if (!owesCard(view) || !card) return owesCard(view) ? t("exchangePick") : "";
+    return t("exchangeChosen", { card: cardText(card), name: partnerName(view) });
+  }
   if (!state.selected.size) return view.your_turn && !state.shown ? t("pickCards") : "";
   if (!verdictFits()) return null; // the answer is on its way: keep the line as it is
   const verdict = state.verdict;
@@ -789,6 +822,8 @@ function renderActions() {
   flag(actions.hint, "disabled", !(canAct && view.hint));
   const next = state.els.result.querySelector('[data-action="next-round"]');
   if (next) flag(next, "disabled", state.busy);
+  const give = state.els.exchange.querySelector('[data-action="give-back"]');
+  if (give) flag(give, "disabled", !(owesCard(view) && state.selected.size === 1 && !state.busy && !state.shown));
   // Why «Lewat» is off when the player leads (seed 003: it is refused then).
   if (canAct && !view.can_pass) actions.pass.title = t("yourTurnLead");
   else actions.pass.removeAttribute("title");
@@ -847,4 +882,73 @@ function renderResult() {
 function focusResult() {
   const card = state && state.els && state.els.result.querySelector('[data-role="result"]');
   if (card) card.focus({ preventScroll: true });
+}
+
+// --- the card exchange (RULES.md 3.2 exchange: ranked) ------------------------------------
+
+/** The seats of a finished round by place: fewer cards left first, ties in turn order from
+ * the winner. The first and the last exchange, and with four players the second and third. */
+function places(result, players) {
+  const after = (seat) => (seat - result.winner + players) % players;
+  return [...Array(players).keys()].sort(
+    (a, b) => result.cards_left[a] - result.cards_left[b] || after(a) - after(b),
+  );
+}
+
+function exchangePairs(order) {
+  if (!order) return [];
+  const pairs = [[order[0], order[order.length - 1]]];
+  if (order.length === 4) pairs.push([order[1], order[2]]);
+  return pairs;
+}
+
+/** The seat this seat exchanges with, named; null when the places are not known. */
+function partnerName(view) {
+  const pair = exchangePairs(state.session.places).find((p) => p.includes(view.seat));
+  return pair ? seatName(pair[0] === view.seat ? pair[1] : pair[0], view.seat) : t("exchangeSomeone");
+}
+
+function owesCard(view) {
+  return !!view && view.phase === "exchange" && !!view.exchange && view.exchange.give > 0;
+}
+
+/** What this seat received and gave, and which other seats exchange between themselves. */
+function exchangeLines(view) {
+  const part = view.exchange;
+  const name = partnerName(view);
+  const cards = (list) => list.map(cardText).join(" ");
+  const lines = [];
+  if (part && part.received.length) lines.push(t("exchangeReceived", { cards: cards(part.received), name }));
+  if (part && part.gave.length) lines.push(t("exchangeGave", { cards: cards(part.gave), name }));
+  for (const [a, b] of exchangePairs(state.session.places)) {
+    if (a === view.seat || b === view.seat) continue;
+    lines.push(t("exchangeOthers", { a: seatName(a, view.seat), b: seatName(b, view.seat) }));
+  }
+  return lines;
+}
+
+/** The exchange step: shown while the exchange is open, with «Kembalikan kartu» while this
+ * seat owes a card (the card is chosen in the hand, by tap, click or keyboard). */
+function renderExchange() {
+  if (!state || !state.els) return;
+  const view = state.view;
+  const slot = state.els.exchange;
+  if (view.phase !== "exchange" || !view.exchange || state.shown) {
+    slot.replaceChildren();
+    return;
+  }
+  const give = owesCard(view)
+    ? h("button", { type: "button", class: "primary", dataset: { action: "give-back" }, onclick: giveBack }, t("giveBack"))
+    : null;
+  slot.replaceChildren(
+    h(
+      "section",
+      { class: "exchange-card", dataset: { role: "exchange", give: view.exchange.give }, "aria-labelledby": "exchange-title" },
+      h("h2", { id: "exchange-title" }, t("exchangeTitle")),
+      exchangeLines(view).map((line) => h("p", {}, line)),
+      owesCard(view) ? h("p", { class: "exchange-ask" }, t("exchangeGive", { name: partnerName(view) })) : null,
+      give,
+    ),
+  );
+  renderActions();
 }

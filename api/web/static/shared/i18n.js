@@ -78,6 +78,13 @@ const id = {
     "Setiap ronde dibuka pemegang {lowest}, dan kartu pertama wajib memuat {lowest}.",
   "explain_first_lead_previous-winner":
     "Ronde pertama dibuka pemegang {lowest}; sesudahnya pemenang ronde sebelumnya membuka dengan kombinasi apa saja.",
+  // Seed 002: «Pertukaran kartu antar pemain diperbolehkan, adapula yang tidak.»
+  exchange: "Tukar kartu",
+  exchange_none: "Tidak",
+  exchange_ranked: "Boleh",
+  explain_exchange_none: "Tidak ada pertukaran kartu antar ronde.",
+  explain_exchange_ranked:
+    "Mulai ronde kedua, yang terakhir memberi kartu tertingginya kepada pemenang, lalu pemenang mengembalikan satu kartu pilihannya; dengan 4 pemain, urutan ketiga dan kedua bertukar dengan cara yang sama.",
 
   // Capsa Banting: the table
   play: "Keluarkan",
@@ -119,6 +126,15 @@ const id = {
   winnerTotal: "total {points}",
   dragonWin: "Naga! {name} memegang 13 angka berbeda.",
   matchAfter: "Total setelah {n} ronde",
+  exchangeTitle: "Tukar kartu",
+  exchangeReceived: "Kamu menerima {cards} dari {name}.",
+  exchangeGave: "Kamu memberi {cards} kepada {name}.",
+  exchangeGive: "Pilih satu kartu untuk dikembalikan kepada {name} (boleh kartu yang baru diterima).",
+  exchangeOthers: "{a} dan {b} bertukar satu kartu.",
+  exchangePick: "Pilih satu kartu untuk dikembalikan",
+  exchangeChosen: "{card} dikembalikan kepada {name}",
+  giveBack: "Kembalikan kartu",
+  exchangeSomeone: "pasanganmu",
 
   // Capsa Susun: setup
   susunTitle: "Meja Capsa Susun",
@@ -268,6 +284,12 @@ const en = {
     "Every round is opened by whoever holds {lowest}, and the first play must contain {lowest}.",
   "explain_first_lead_previous-winner":
     "The first round is opened by whoever holds {lowest}; after that the last round's winner opens with any combo.",
+  exchange: "Card exchange",
+  exchange_none: "Not allowed",
+  exchange_ranked: "Allowed",
+  explain_exchange_none: "No cards change hands between rounds.",
+  explain_exchange_ranked:
+    "From the second round, the last place gives their highest card to the winner, who gives back one card of their choice; with 4 players the third and second places exchange the same way.",
 
   play: "Play",
   pass: "Pass",
@@ -308,6 +330,15 @@ const en = {
   winnerTotal: "total {points}",
   dragonWin: "Dragon! {name} holds all 13 ranks.",
   matchAfter: "Totals after {n} {n|round|rounds}",
+  exchangeTitle: "Card exchange",
+  exchangeReceived: "You received {cards} from {name}.",
+  exchangeGave: "You gave {cards} to {name}.",
+  exchangeGive: "Choose one card to give back to {name} (it may be the card you received).",
+  exchangeOthers: "{a} and {b} exchange one card.",
+  exchangePick: "Choose one card to give back",
+  exchangeChosen: "{card} goes back to {name}",
+  giveBack: "Give back",
+  exchangeSomeone: "your partner",
 
   susunTitle: "Capsa Susun table",
   players: "Players",
