@@ -170,6 +170,10 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
         {"level": "beginner"},
         {"level": "expert"},
     ],
+    GAMES + "/<game_id>/exchange": [
+        {"cards": ["7d"]},
+        {"cards": ["2s"], "version": 3},
+    ],
     GAMES + "/<game_id>/rounds": [
         {},
         {"code": "B4K7M2Q9XZ1"},
