@@ -57,7 +57,7 @@ class Route:
 
 # A request in a lane with a budget that has not started when this share of its budget has
 # passed is answered 503 by the bridge (the app keeps the rest of the budget for its answer).
-QUEUE_SHARE = 0.9
+QUEUE_SHARE = 0.8
 STORE_UNAVAILABLE = "SESSION_STORE_UNAVAILABLE"
 
 

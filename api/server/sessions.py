@@ -35,7 +35,7 @@ _STORE_KEY = "capsa_fast_api.game_store"
 # A game request answers within STORE_BUSY_TIMEOUT of its arrival (docs/production.md): it
 # waits for a locked store until this share of that time has passed, keeping the rest to
 # answer (503 when the store stayed locked).
-STORE_WAIT_SHARE = 0.8
+STORE_WAIT_SHARE = 0.7
 # Statuses the routes of one game answer besides those of a body.
 GAME_PROBLEMS = (401, 403, 404, 503)
 # ... and those that change it: a refused move or round, a stale If-Match.
