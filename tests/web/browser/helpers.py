@@ -477,6 +477,20 @@ class Page:
             self.click(target)
         self.wait(lambda: self.setting_value(name) == value, f"{name} set to {value!r}")
 
+    def turn_on(self, game: str, name: str, values: Sequence[str]) -> str:
+        """On ``game``'s setup, the two-valued setting ``name`` offers ``values``, the first
+        chosen on a first visit; choosing the second changes its explanation, returned."""
+        self.switch_game(game)
+        self.wait_state("setup")
+        assert self.setting_values(name) == list(values)
+        assert self.setting_value(name) == values[0]
+        before = self.described(name)
+        self.choose(name, values[1])
+        return self.wait(
+            lambda: text if (text := self.described(name)) != before else None,
+            f"the {name} explanation to change",
+        )
+
     def described(self, name: str) -> str:
         """The text that explains a setting: what its aria-describedby names, else the
         text of the row holding it (the nearest ancestor holding no other setting)."""

@@ -124,14 +124,8 @@ def test_the_player_gives_a_card_back_in_the_exchange(page: Page, size: str) -> 
 
 def test_the_exchange_step_in_english_and_the_setup_row(page: Page) -> None:
     """«Tukar kartu» explains itself; the step reads in English after the switch."""
-    page.switch_game("banting")
-    page.wait_state("setup")
-    assert page.setting_values("exchange") == ["none", "ranked"]
-    assert page.setting_value("exchange") == "none"
-    before = page.described("exchange")
-    page.choose("exchange", "ranked")
-    page.wait(lambda: page.described("exchange") != before, "the exchange explanation")
-    assert "pemenang mengembalikan satu kartu" in page.described("exchange")
+    explained = page.turn_on("banting", "exchange", ["none", "ranked"])
+    assert "pemenang mengembalikan satu kartu" in explained, explained
     table = Banting(page)
     view, order = reach_exchange(page, table)
     page.press("lang")

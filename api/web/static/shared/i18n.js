@@ -150,6 +150,15 @@ const id = {
   timeMinutes: "{n} menit",
   timeExplainNone: "Susun kartumu tanpa terburu-buru.",
   timeExplain: "Bila waktu habis, komputer menyusun kartumu.",
+  // Seed 004: «Jika aturan rumah mengizinkan perbaikan, pemain hanya boleh memperbaiki kartu
+  // sebelum batas waktu yang telah ditetapkan. Setelah kartu dibuka … susunan biasanya
+  // tidak dapat diubah.»
+  corrections: "Perbaikan susunan",
+  corrections_false: "Tidak boleh",
+  corrections_true: "Boleh sebelum dibuka",
+  correctionsExplain_false: "Susunan yang terkirim langsung final.",
+  correctionsExplain_true:
+    "Susunan yang terkirim masih boleh diperbaiki sampai kamu menekan Siap (atau waktu habis); setelah kartu dibuka, susunan tidak dapat diubah.",
   preset: "Aturan",
   "preset_capsa-susun": "Capsa Susun",
   preset_classic: "Klasik",
@@ -195,6 +204,10 @@ const id = {
   timeLeft: "Sisa waktu {t}",
   timeUp: "Waktu habis.",
   autoFilled: "Tersusun otomatis; kamu masih boleh mengubahnya.",
+  ready: "Siap",
+  correcting: "Susunanmu terkirim; kamu masih boleh memperbaikinya. Tekan Siap bila sudah final.",
+  readySeats: "Siap: {names}",
+  readyNone: "Belum ada yang siap",
 
   // Capsa Susun: the reveal
   revealTitle: "Ronde {n}: kartu dibuka",
@@ -353,6 +366,12 @@ const en = {
   timeMinutes: "{n} min",
   timeExplainNone: "Arrange your cards at your own pace.",
   timeExplain: "When time runs out, the computer arranges your cards.",
+  corrections: "Corrections",
+  corrections_false: "Not allowed",
+  corrections_true: "Until the reveal",
+  correctionsExplain_false: "Rows are final once sent.",
+  correctionsExplain_true:
+    "Rows sent may still be corrected until you press Ready (or time runs out); once the cards are shown, nothing can change.",
   preset: "Rules",
   "preset_capsa-susun": "Capsa Susun",
   preset_classic: "Classic",
@@ -397,6 +416,10 @@ const en = {
   timeLeft: "Time left {t}",
   timeUp: "Time is up.",
   autoFilled: "Arranged automatically; you may still change it.",
+  ready: "Ready",
+  correcting: "Your rows are in; you may still correct them. Press Ready when they are final.",
+  readySeats: "Ready: {names}",
+  readyNone: "No one is ready yet",
 
   revealTitle: "Round {n}: the cards are shown",
   pao: "Foul",

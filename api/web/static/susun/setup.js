@@ -1,5 +1,5 @@
-// Capsa Susun setup: number of players, computer level, stake, optional time limit and the
-// rules preset; each control's values are the API's values (WEB.md: data-setting).
+// Capsa Susun setup: number of players, computer level, stake, optional time limit, the
+// rules preset and corrections (seed 004); each control's values are the API's values (WEB.md: data-setting).
 
 import { formatNumber, h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
@@ -9,6 +9,8 @@ export const PLAYERS = [2, 3, 4];
 export const LEVELS = ["beginner", "standard", "expert", "master"];
 export const TIME_LIMITS = ["", "60", "120", "300"]; // seconds; "" is no limit (null)
 export const PRESETS = ["capsa-susun", "classic", "two-four", "susun-specials"];
+// Seed 004's corrections before the reveal: the API's boolean, as the select's text value.
+export const CORRECTIONS = ["false", "true"];
 // Stakes offered (WEB.md: a select whose values are the API's); a stake saved from an
 // earlier version of the page that is not among them is offered too.
 export const STAKES = ["0.5", "1", "2", "2.5", "5", "10", "20", "50", "100", "250", "500", "1000", "5000", "10000"];
@@ -23,6 +25,7 @@ function currentChoices() {
     stake: Number.isFinite(stake) && stake > 0 && stake <= MAX_STAKE ? stake : 1,
     time_limit: TIME_LIMITS.includes(saved.time_limit) ? saved.time_limit : "",
     preset: PRESETS.includes(saved.preset) ? saved.preset : "capsa-susun",
+    corrections: CORRECTIONS.includes(saved.corrections) ? saved.corrections : "false",
   };
 }
 
@@ -43,6 +46,7 @@ export function renderSetup(root, { onStart, resume, notice, players = null }) {
     stake: h("p", { class: "explain", id: "explain-stake" }, t("stakeExplain")),
     time_limit: h("p", { class: "explain", id: "explain-time", "aria-live": "polite" }),
     preset: h("p", { class: "explain", id: "explain-preset", "aria-live": "polite" }),
+    corrections: h("p", { class: "explain", id: "explain-corrections", "aria-live": "polite" }),
   };
   const refresh = () => {
     explain.players.textContent = players
@@ -51,6 +55,7 @@ export function renderSetup(root, { onStart, resume, notice, players = null }) {
     explain.level.textContent = t(`levelExplain_${choices.level}`);
     explain.time_limit.textContent = choices.time_limit ? t("timeExplain") : t("timeExplainNone");
     explain.preset.textContent = t(`presetExplain_${choices.preset}`);
+    explain.corrections.textContent = t(`correctionsExplain_${choices.corrections}`);
   };
   const remember = () => {
     store.setup.susun = { ...choices, players: players ? currentChoices().players : choices.players };
@@ -102,6 +107,7 @@ export function renderSetup(root, { onStart, resume, notice, players = null }) {
       select("stake", "susun-stake", stakes, t("stake"), formatNumber),
       select("time_limit", "susun-time", TIME_LIMITS, t("time_limit"), timeText),
       select("preset", "susun-preset", PRESETS, t("preset"), (value) => t(`preset_${value}`)),
+      select("corrections", "susun-corrections", CORRECTIONS, t("corrections"), (value) => t(`corrections_${value}`)),
       h(
         "div",
         { class: "setup-actions" },
@@ -125,6 +131,7 @@ export function tableRequest(choices, code, players = choices.players) {
     bots,
     stake: choices.stake,
     time_limit: choices.time_limit ? Number(choices.time_limit) : null,
+    corrections: choices.corrections === "true",
   };
   if (code) body.code = code;
   return body;

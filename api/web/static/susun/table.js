@@ -1,8 +1,8 @@
 // Capsa Susun at the table: the deal, arranging 13 cards into the top (3), middle (5) and
 // bottom (5) rows by tapping a card then a row (or dragging on a desktop), live row names
 // and bonus rows («barang») from POST /v1/susun/check, the foul warning and its
-// confirmation, «Susun Otomatis» (POST /v1/susun/arrange, strategy ev), declarations, and
-// the reveal with every head-to-head result, points, money, the room fee and match totals.
+// confirmation, «Susun Otomatis» (POST /v1/susun/arrange, strategy ev), declarations,
+// corrections until «Siap» at a table that allows them (seed 004), and the reveal with every head-to-head result, points, money, the room fee and match totals.
 //
 // The server holds the table (POST /v1/susun/games and its routes); the rows being built
 // are kept in this browser until they are sent, so a reload keeps them too.
@@ -40,6 +40,7 @@ function fresh(session) {
     checkSeq: 0,
     rowWords: {}, // "position:cards" -> {category, label} of a full row (POST /v1/evaluate)
     confirming: false, // the foul confirmation is open
+    readyNext: null, // the ready flag of the rows being sent (corrections)
     busy: false,
     dealing: null, // cards shown so far while dealing
     note: "",
@@ -180,6 +181,10 @@ async function refresh() {
 /** Draw a view as it is (no deal animation). */
 function showView(view) {
   setView(view);
+  if (correcting(view) && !complete() && view.mine.top.length) {
+    // Rows sent, none kept here (another browser, or the draft gone): correct what was sent.
+    state.rows = { top: sortCards(view.mine.top), middle: sortCards(view.mine.middle), bottom: sortCards(view.mine.bottom) };
+  }
   build();
   renderAll();
   setState(view.revealed ? "round-over" : "playing");
@@ -276,9 +281,14 @@ function complete() {
   return ROWS.every((row) => state.rows[row].length === SIZE[row]);
 }
 
+/** Rows sent at a table with corrections and not yet said ready: still open to change. */
+function correcting(view) {
+  return !!view && !!view.corrections && !!view.mine && !view.revealed && !!view.ready && !view.ready[view.seat];
+}
+
 function arranging() {
   const view = state.view;
-  return view && !view.revealed && !view.mine && !state.dealing;
+  return view && !view.revealed && (!view.mine || correcting(view)) && !state.dealing;
 }
 
 /** Move `cards` into `row` (null: back to the hand) when they fit. */
@@ -353,7 +363,7 @@ function checkFits() {
 }
 
 async function afterChange() {
-  if (!state || !state.view || state.view.revealed || state.view.mine) {
+  if (!state || !state.view || state.view.revealed || (state.view.mine && !correcting(state.view))) {
     renderLines();
     renderActions();
     return;
@@ -425,7 +435,7 @@ async function send(path, body) {
     if (error instanceof ApiError && error.code === "FOULED") {
       state.confirming = true; // the server judged it fouled: ask, as for our own check
       renderAll();
-    } else if (error instanceof ApiError && ["CONFLICT", "ALREADY_ARRANGED", "REVEALED"].includes(error.code)) {
+    } else if (error instanceof ApiError && ["CONFLICT", "ALREADY_ARRANGED", "ALREADY_REVEALED", "REVEALED"].includes(error.code)) {
       note(t("conflict"));
       await refresh();
     } else if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
@@ -443,8 +453,12 @@ async function send(path, body) {
   }
 }
 
-async function submit({ confirmFoul = false } = {}) {
+/** Send the rows. At a table with corrections, «Kirim susunan» sends them open to change
+ * (ready: false) and «Siap» sends them final; without, they are final at once. */
+async function submit({ confirmFoul = false, ready = null } = {}) {
   if (!arranging() || !complete()) return;
+  if (ready === null) ready = state.readyNext ?? !state.view.corrections;
+  state.readyNext = ready; // the foul confirmation sends as asked
   if (!confirmFoul && checkFits() && state.check.fouled) {
     state.confirming = true;
     renderAll();
@@ -458,7 +472,9 @@ async function submit({ confirmFoul = false } = {}) {
     version: state.view.version,
   };
   if (confirmFoul) body.confirm_foul = true;
+  if (state.view.corrections) body.ready = ready;
   const view = await send(`${GAMES}/${state.session.id}/arrangement`, body);
+  state.readyNext = null;
   if (view) {
     state.confirming = false;
     state.note = ""; // what was said while arranging (auto-filled, may still change) is over
@@ -529,7 +545,7 @@ function scheduleClocks() {
     tick();
     state.timer = setInterval(tick, 1000);
   }
-  if (view.mine) {
+  if (view.mine && !correcting(view)) {
     // Sent; other human seats still arranging (bots answer at once): look again soon.
     const mine = state;
     state.poll = setTimeout(() => {
@@ -595,6 +611,7 @@ function build() {
   const actions = {
     auto: h("button", { type: "button", class: "secondary", dataset: { action: "auto-arrange" }, onclick: () => autoArrange() }, t("autoArrange")),
     submit: h("button", { type: "button", class: "primary", dataset: { action: "submit" }, onclick: () => submit() }, t("submit")),
+    ready: h("button", { type: "button", class: "primary", dataset: { action: "ready" }, onclick: () => submit({ ready: true }) }, t("ready")),
   };
   const confirm = h(
     "div",
@@ -604,7 +621,7 @@ function build() {
       "div",
       { class: "confirm-actions" },
       h("button", { type: "button", class: "danger", dataset: { action: "confirm-foul" }, onclick: () => submit({ confirmFoul: true }) }, t("confirmFoul")),
-      h("button", { type: "button", class: "secondary", dataset: { action: "cancel-foul" }, onclick: () => { state.confirming = false; renderAll(); } }, t("cancelFoul")),
+      h("button", { type: "button", class: "secondary", dataset: { action: "cancel-foul" }, onclick: () => { state.confirming = false; state.readyNext = null; renderAll(); } }, t("cancelFoul")),
     ),
   );
   const specials = h("div", { class: "specials" });
@@ -628,7 +645,7 @@ function build() {
         specials,
         h("div", { class: "tray-wrap" }, trayEl, back),
         confirm,
-        h("div", { class: "actions" }, actions.auto, actions.submit),
+        h("div", { class: "actions" }, actions.auto, actions.submit, actions.ready),
       ),
     ),
   );
@@ -707,13 +724,14 @@ function renderSeats() {
     const seat = Number(el.dataset.seat);
     const count = seat === view.seat ? (state.dealing ? state.dealing.length : view.hand.length) : state.dealing ? state.dealing.length : 13;
     flag(el, "data-arranged", !!(view.arranged && view.arranged[seat]));
+    flag(el, "data-ready", !!(view.corrections && view.ready && view.ready[seat]));
     fillSeat(el, { me: view.seat, count, total: view.totals ? view.totals.points[seat] : 0 });
   }
 }
 
 function renderRows() {
   const view = state.view;
-  const mineSent = view.mine && !view.revealed;
+  const mineSent = view.mine && !view.revealed && !correcting(view);
   for (const row of ROWS) {
     const el = state.els.rows[row];
     const cards = mineSent ? view.mine[row] : state.rows[row];
@@ -785,8 +803,8 @@ function renderLines() {
     status.textContent = state.note;
     return;
   }
-  if (view.mine) {
-    info.textContent = "";
+  if (view.mine && !correcting(view)) {
+    info.textContent = readyLine(view);
     status.textContent = state.note || t("waitingOthers");
     return;
   }
@@ -801,14 +819,22 @@ function renderLines() {
     const bonus = Object.values(state.check.bonus || {}).reduce((a, b) => a + b, 0);
     if (bonus) parts.push(t("bonus", { n: bonus }));
   }
+  if (view.corrections) parts.push(readyLine(view));
   info.textContent = parts.join(" · ");
-  let text = state.note;
+  let text = state.note || (correcting(view) ? t("correcting") : "");
   if (!text && checkFits() && state.check.fouled) {
     text = t("foulWarning", { rows: state.check.out_of_order.map((pair) => t(`out_${pair}`)).join("; ") });
   }
   if (!text && state.selected.size) text = "";
   status.textContent = text || (left === 13 ? t("arrangeHelp") : "");
   status.dataset.kind = checkFits() && state.check.fouled ? "refusal" : "";
+}
+
+/** Who has said their rows are final, at a table with corrections («Siap: Komputer 1, …»). */
+function readyLine(view) {
+  if (!view.corrections || !view.ready) return "";
+  const names = view.ready.flatMap((ready, seat) => (ready ? [seatName(seat, view.seat)] : []));
+  return names.length ? t("readySeats", { names: names.join(", ") }) : t("readyNone");
 }
 
 function note(text) {
@@ -822,12 +848,14 @@ function renderActions() {
   const can = arranging() && !state.busy && !isAnimating();
   flag(state.els.actions.auto, "disabled", !can);
   flag(state.els.actions.submit, "disabled", !(can && complete() && checkFits()));
+  flag(state.els.actions.ready, "disabled", !(can && complete() && checkFits()));
   for (const button of state.els.specials.querySelectorAll("button")) flag(button, "disabled", !can);
   for (const button of state.els.confirm.querySelectorAll("button")) flag(button, "disabled", !can);
   const next = state.els.reveal.querySelector('[data-action="next-round"]');
   if (next) flag(next, "disabled", state.busy);
   state.els.actions.auto.hidden = !arranging();
   state.els.actions.submit.hidden = !arranging();
+  state.els.actions.ready.hidden = !(arranging() && state.view.corrections);
 }
 
 function renderConfirm() {
