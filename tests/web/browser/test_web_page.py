@@ -258,6 +258,8 @@ SETUP_WORDS = {
             "first_lead": ["Siapa mulai", "Kartu terkecil", "Pemenang lalu"],
             # Seed 002: «Pertukaran kartu antar pemain diperbolehkan, adapula yang tidak.»
             "exchange": ["Tukar kartu", "Tidak", "Boleh"],
+            # Seed 002: «Bom dapat mengakhiri permainan.»
+            "bomb_ends": ["Bom mengakhiri ronde", "Tidak", "Ya"],
         },
         "levels": ["Pemula", "Standar"],
         "start": "Mulai Main",
@@ -270,6 +272,7 @@ SETUP_WORDS = {
             "flush_compare": ["Flush comparison", "Suit first", "Rank first"],
             "first_lead": ["Who starts", "Lowest card", "Previous winner"],
             "exchange": ["Card exchange", "Not allowed", "Allowed"],
+            "bomb_ends": ["A bomb ends the round", "No", "Yes"],
         },
         "levels": ["Beginner", "Standard"],
         "start": "Start",

@@ -1,5 +1,5 @@
 // Capsa Banting setup, seed 003's «Aturan meja»: its four rows and seed 002's card
-// exchange, each a choice with an explanation that changes with it, then the computer level
+// exchange and bomb ending, each a choice with an explanation that changes with it, then the computer level
 // and «Mulai Main».
 // Every control's values are the API's values (WEB.md: data-setting).
 
@@ -16,7 +16,13 @@ export const RULE_ROWS = [
   { name: "first_lead", values: ["lowest-card", "previous-winner"] },
   // Seed 002's card exchange between the rounds of a match (RULES.md 3.2 exchange).
   { name: "exchange", values: ["none", "ranked"] },
+  // Seed 002's «Bom dapat mengakhiri permainan» (RULES.md 3.2 bomb_ends): the API's boolean
+  // as text. It needs bombs and the last-standing ending, which come with it (BOMB_TABLE).
+  { name: "bomb_ends", values: ["false", "true"] },
 ];
+// What «Bom mengakhiri ronde» turns on beside bomb_ends: bombs exist, and the round plays on
+// after the first player is out, unless a bomb ends it.
+const BOMB_TABLE = { bombs: "quads-and-straight-flush", ending: "last-standing", bomb_ends: true };
 export const LEVELS = ["beginner", "standard", "expert", "master"];
 const DEFAULT_LEVEL = "standard";
 
@@ -143,11 +149,13 @@ export function renderSetup(root, { onStart, resume, notice }) {
   refreshExplanations();
 }
 
-/** The create-game body for these choices: the default table with the four rows set, the
+/** The create-game body for these choices: the default table with the rows set, the
  * player at seat 0 and computers at the level chosen in the other seats. */
 export function gameRequest(choices, code, players = 4) {
   const rules = { preset: "capsa-banting" };
   for (const row of RULE_ROWS) rules[row.name] = choices[row.name];
+  delete rules.bomb_ends;
+  if (choices.bomb_ends === "true") Object.assign(rules, BOMB_TABLE);
   const bots = {};
   for (let seat = 1; seat < players; seat += 1) bots[String(seat)] = choices.level;
   const body = { rules, bots, players };

@@ -743,7 +743,9 @@ function winnerText(seat) {
 
 function selectionText() {
   const view = state.view;
-  if (view.over && view.result) return winnerText(view.result.winner);
+  if (view.over && view.result) {
+    return bombEnder(view) ? `${winnerText(view.result.winner)} · ${bombText(view)}` : winnerText(view.result.winner);
+  }
   if (document.body.dataset.state === "dealing") return t("dealing");
   if (view.phase === "exchange") {
     const [card] = state.selected;
@@ -872,11 +874,28 @@ function renderResult() {
       { class: "result-card", dataset: { role: "result" }, "aria-labelledby": "result-title", tabindex: "-1" },
       h("h2", { id: "result-title" }, t("roundOver", { n: view.round })),
       result.dragon ? h("p", { class: "dragon" }, t("dragonWin", { name: seatName(result.winner, view.seat) })) : null,
+      bombEnder(view) ? h("p", { class: "dragon", dataset: { role: "bomb-ended" } }, bombText(view)) : null,
       h("ol", { class: "lines" }, lines),
       totals,
       next,
     ),
   );
+}
+
+const BOMBS = ["four_of_a_kind", "straight_flush"];
+
+/** Under bomb_ends (RULES.md 3.2), the round's last move when it was a bomb that took its
+ * player out: that ended the round for every seat still holding cards. */
+function bombEnder(view) {
+  if (!view.over || !view.rules || !view.rules.bomb_ends) return null;
+  const last = view.history[view.history.length - 1];
+  if (!last || last.play === "pass" || !BOMBS.includes(last.kind)) return null;
+  return view.counts[last.seat] === 0 ? last : null;
+}
+
+function bombText(view) {
+  const last = bombEnder(view);
+  return t("bombEnded", { name: seatName(last.seat, view.seat), label: last.label });
 }
 
 function focusResult() {

@@ -85,6 +85,13 @@ const id = {
   explain_exchange_none: "Tidak ada pertukaran kartu antar ronde.",
   explain_exchange_ranked:
     "Mulai ronde kedua, yang terakhir memberi kartu tertingginya kepada pemenang, lalu pemenang mengembalikan satu kartu pilihannya; dengan 4 pemain, urutan ketiga dan kedua bertukar dengan cara yang sama.",
+  // Seed 002: «Bom dapat mengakhiri permainan.»
+  bomb_ends: "Bom mengakhiri ronde",
+  bomb_ends_false: "Tidak",
+  bomb_ends_true: "Ya",
+  explain_bomb_ends_false: "Tanpa bom; ronde selesai begitu satu pemain habis kartunya.",
+  explain_bomb_ends_true:
+    "Empat kartu sama dan straight flush menjadi bom (menimpa satu, pasangan, dan tiga kartu). Ronde berlanjut sampai tinggal satu pemain memegang kartu, tetapi pemain yang habis dengan bom mengakhiri ronde saat itu juga; skor tetap dihitung saat pemain pertama habis.",
 
   // Capsa Banting: the table
   play: "Keluarkan",
@@ -125,6 +132,7 @@ const id = {
   loserLine: "{cards} kartu × {mult} = {points}",
   winnerTotal: "total {points}",
   dragonWin: "Naga! {name} memegang 13 angka berbeda.",
+  bombEnded: "Bom! {name} habis dengan {label}: ronde berakhir untuk semua.",
   matchAfter: "Total setelah {n} ronde",
   exchangeTitle: "Tukar kartu",
   exchangeReceived: "Kamu menerima {cards} dari {name}.",
@@ -303,6 +311,12 @@ const en = {
   explain_exchange_none: "No cards change hands between rounds.",
   explain_exchange_ranked:
     "From the second round, the last place gives their highest card to the winner, who gives back one card of their choice; with 4 players the third and second places exchange the same way.",
+  bomb_ends: "A bomb ends the round",
+  bomb_ends_false: "No",
+  bomb_ends_true: "Yes",
+  explain_bomb_ends_false: "No bombs; the round ends as soon as one player is out of cards.",
+  explain_bomb_ends_true:
+    "Four of a kind and straight flushes are bombs (they beat singles, pairs and triples). The round goes on until one player holds cards, but going out with a bomb ends it at once; scores still count the cards held when the first player went out.",
 
   play: "Play",
   pass: "Pass",
@@ -342,6 +356,7 @@ const en = {
   loserLine: "{cards} {cards|card|cards} × {mult} = {points}",
   winnerTotal: "total {points}",
   dragonWin: "Dragon! {name} holds all 13 ranks.",
+  bombEnded: "Bomb! {name} went out with {label}: the round ends for everyone.",
   matchAfter: "Totals after {n} {n|round|rounds}",
   exchangeTitle: "Card exchange",
   exchangeReceived: "You received {cards} from {name}.",
