@@ -50,6 +50,7 @@ from api.server.game_store import (
     rules_settings,
 )
 from api.server.language import message_language, say
+from api.server.live.tickets import ticket_route
 from api.server.routing import ModelBlueprint
 from api.server.sessions import (
     CHANGE_PROBLEMS,
@@ -73,6 +74,7 @@ bp = ModelBlueprint(
 
 HAND_SIZE = 13
 seat_routes(bp, GameRecord)
+ticket_route(bp, "banting")  # POST /<game_id>/ticket: api.server.live
 # Names other modules and tests read here.
 store = sessions.store
 store_unavailable = sessions.store_unavailable

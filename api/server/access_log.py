@@ -95,7 +95,8 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def _finish(response: Response) -> Response:
         response.headers[REQUEST_ID_HEADER] = request_id()
-        if logger is not None:
+        # The live stream's own view requests (api.server.live) are not the client's.
+        if logger is not None and "capsa_fast_api.live_seat" not in request.environ:
             started = g.get("started", time.perf_counter())
             fields = {
                 "event": "request",

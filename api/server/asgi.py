@@ -10,6 +10,7 @@ elsewhere), applied before a body is read.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -19,6 +20,7 @@ from werkzeug.routing import RequestRedirect
 
 from api.server.app import create_app
 from api.server.bridge import Route, WsgiBridge
+from api.server.live.stream import LiveFront
 from api.server.routing import ModelBlueprint
 from api.server.settings import ServerSettings
 
@@ -52,12 +54,13 @@ def router(app: Flask) -> Callable[[str, str], Route]:
 
 def create_asgi_app(
     config: Mapping[str, Any] | None = None, server: ServerSettings | None = None
-) -> WsgiBridge:
-    """The ASGI app: ``create_app(config)`` behind the bridge, sized by ``server`` (default:
-    the ``CAPSA_FAST_*`` environment)."""
+) -> LiveFront:
+    """The ASGI app: the live events streams (``api.server.live``) in front of
+    ``create_app(config)`` behind the bridge, sized by ``server`` (default: the
+    ``CAPSA_FAST_*`` environment)."""
     app = create_app(config)
     server = server or ServerSettings.from_environment()
-    return WsgiBridge(
+    bridge = WsgiBridge(
         app,
         lanes={
             "compute": server.compute_threads,
@@ -71,3 +74,4 @@ def create_asgi_app(
         access_log=bool(app.config.get("ACCESS_LOG", True)),
         budgets={"store": float(app.config["STORE_BUSY_TIMEOUT"])},
     )
+    return LiveFront(bridge, lambda: os.fspath(app.config["GAMES_DB"]))

@@ -29,9 +29,14 @@ from flask import Blueprint, Flask, Response, after_this_request, current_app, g
 from api.server.errors import ApiProblem, api_problem_response
 from api.server.game_store import GameStore, SessionRecord
 from api.server.language import say
+from api.server.live.bus import bus_for
 from api.server.routing import DEADLINE_ENVIRON_KEY
 
 _STORE_KEY = "capsa_fast_api.game_store"
+# Set by the live events stream (api.server.live.stream) on the view request it makes for a
+# seat whose stream ticket it has verified: a WSGI environ key, which no client can set (its
+# headers arrive as HTTP_*).
+LIVE_SEAT_ENVIRON_KEY = "capsa_fast_api.live_seat"
 # A game request answers within STORE_BUSY_TIMEOUT of its arrival (docs/production.md): it
 # waits for a locked store until this share of that time has passed, keeping the rest to
 # answer (503 when the store stayed locked).
@@ -168,11 +173,15 @@ def seat_routes(bp: Blueprint, kind: type[SessionRecord]) -> None:
         game_id = (request.view_args or {}).get("game_id")
         if game_id is None or request.method == "OPTIONS":
             return  # a CORS preflight carries no token; the request that follows does
-        token = bearer_token()
+        live_seat = request.environ.get(LIVE_SEAT_ENVIRON_KEY)
+        token = bearer_token() if live_seat is None else ""
         record = current_store().load(game_id, kind)
         if record is None:
             raise ApiProblem(404, "There is no game with this id.")
-        seat = record.seat_of(token)
+        if live_seat is None:
+            seat = record.seat_of(token)
+        else:
+            seat = live_seat if live_seat in record.token_hashes else None
         if seat is None:
             raise ApiProblem(403, "This token belongs to no seat of this game.")
         g.seated = Seated(record, seat)
@@ -289,5 +298,12 @@ def tag_response(record: SessionRecord, seat: int, language: str) -> None:
 
 def save(record: SessionRecord) -> None:
     """Store a changed match; 409 CONFLICT when another request saved it first."""
-    if not current_store().save(record):
+    found = current_store()
+    if not found.save(record):
         raise ApiProblem(409, say(CONFLICT_DETAIL, CONFLICT_DETAIL_ID), code="CONFLICT")
+    # Every worker process holding live streams of this game pushes the new version.
+    kind = record.TABLE.removesuffix("_games")
+    try:
+        bus_for(found.path).publish(kind, record.id, record.version)
+    except OSError as exc:  # the streams' resync catches up
+        current_app.logger.warning("live publish failed for %s: %r", record.id, exc)

@@ -67,6 +67,7 @@ from gunicorn.arbiter import Arbiter  # type: ignore[import-untyped]
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn_worker import UvicornWorker  # type: ignore[import-untyped]
 
+from api.server.live.stream import end_streams
 from api.server.settings import ServerSettings
 
 LINGER_SECONDS = 2.0
@@ -144,6 +145,12 @@ class TurnTakingServer(uvicorn.Server):
             )
             return True
         return False
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        # Live streams never finish by themselves: end them first, so they do not hold the
+        # stop for its grace time (their clients reconnect to a worker that serves on).
+        end_streams()
+        await super().shutdown(sockets)
 
 
 # A worker holding more connections than the least loaded one waits this long before it

@@ -38,6 +38,7 @@ from api.server.game_store import (
     replaying,
 )
 from api.server.language import message_language, say
+from api.server.live.tickets import ticket_route
 from api.server.routing import ModelBlueprint
 from api.server.sessions import (
     CHANGE_PROBLEMS,
@@ -79,6 +80,7 @@ bp = ModelBlueprint(
     "susun_games", __name__, url_prefix="/v1/susun/games", tag="susun-games", lane="store"
 )
 seat_routes(bp, SusunRecord)
+ticket_route(bp, "susun")  # POST /<game_id>/ticket: api.server.live
 
 HAND_SIZE = 13
 # A master bot's first decision at a preset's rules makes its bank from the shipped codes
