@@ -221,6 +221,33 @@ def test_a_stream_without_a_valid_ticket_is_401(live: Server) -> None:
     asyncio.run(scenario())
 
 
+def test_a_stream_speaks_the_language_of_its_request(live: Server) -> None:
+    game_id, tokens = new_table(live, humans=2)
+    issued, _ = ticket(live, "banting", game_id, tokens[0])
+    a_move(live, game_id, tokens)  # the first play of a round: a labelled combo in the history
+    conn = http.client.HTTPConnection(HOST, live.port, timeout=30)
+    conn.request(
+        "GET",
+        f"/v1/banting/games/{game_id}",
+        headers={"Authorization": f"Bearer {tokens[0]}", "Accept-Language": "id"},
+    )
+    polled = json.loads(conn.getresponse().read())
+    conn.close()
+    assert polled != view(live, game_id, tokens[0])  # the English view differs
+
+    async def scenario() -> None:
+        path = f"{events_path('banting', game_id)}?ticket={issued}"
+        for opened in (
+            await stream(live, path, {"Accept-Language": "id"}),
+            await stream(live, f"{path}&lang=id"),
+        ):
+            event = await asyncio.wait_for(opened.next_event(), PUSH_TIMEOUT)
+            assert json.loads(event.data) == polled
+            opened.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_susun_stream_sends_the_seats_view(live: Server) -> None:
     game_id, tokens = new_table(live, "susun", humans=2)
 

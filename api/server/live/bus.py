@@ -10,8 +10,10 @@ fast. A PostgreSQL store can put LISTEN/NOTIFY behind the same two methods.
 :class:`UnixDatagramBus` (local, one host): each subscribing process binds an abstract UNIX
 datagram socket named after the store and its pid, and registers the pid as an empty file in
 a runtime folder beside the store (``<GAMES_DB>.live``); ``publish`` sends one datagram to
-every registered process, dropping the files of processes that are gone. A push reaches the
-other worker in well under a millisecond (docs/performance.md).
+every registered process, dropping the files of processes that are gone. A datagram wakes
+another process in 0.04 ms (p50; p99 0.2 ms on the 2-core machine under load), where polling
+``PRAGMA data_version`` every 5 ms woke it in 7 ms (p50; 1.4% of a core per worker, idle or
+not): polling is kept for the resync only.
 """
 
 from __future__ import annotations
