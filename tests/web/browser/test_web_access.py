@@ -271,8 +271,16 @@ def contrast(a: list[float], b: list[float]) -> float:
 
 
 SETUP_SETTINGS = {
-    "banting": {"suit_order", "straights", "flush_compare", "first_lead", "level"},
-    "susun": {"players", "level", "stake", "time_limit", "preset"},
+    "banting": {
+        "suit_order",
+        "straights",
+        "flush_compare",
+        "first_lead",
+        "exchange",
+        "bomb_ends",
+        "level",
+    },
+    "susun": {"players", "level", "stake", "time_limit", "preset", "corrections"},
 }
 PAPER = [255.0, 255.0, 255.0]
 
