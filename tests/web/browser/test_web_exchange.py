@@ -20,6 +20,11 @@ from tests.web.browser.test_web_axe import assert_accessible
 SUIT = {"d": "♦", "c": "♣", "h": "♥", "s": "♠"}
 
 
+def big_two(card: str) -> tuple[int, int]:
+    """A card's place in Big Two order on the page's table (♦ < ♣ < ♥ < ♠)."""
+    return "3456789TJQKA2".index(card[0]), "dchs".index(card[1])
+
+
 def card_id(card: str) -> str:
     """A card as an Indonesian sentence writes it: «♦3», «♠10»."""
     return SUIT[card[1]] + ("10" if card[0] == "T" else card[0])
@@ -135,3 +140,64 @@ def test_the_exchange_step_in_english_and_the_setup_row(page: Page) -> None:
     rank = "10" if received[0] == "T" else received[0]
     assert f"You received {rank}{SUIT[received[1]]} from Computer {order[-1]}." in text, text
     assert page.find('[data-action="give-back"]').text.strip() == "Give back"
+
+
+@cache
+def lost_last() -> str:
+    """A short round (at most 4 of the player's moves by hint) the player ends in last
+    place: the next round they give their highest card to the winner and get one back."""
+    from capsa_fast import banting
+
+    for seed in range(deals.SEEDS):
+        code = banting.make_code(deals.PLAYERS, seed)
+        game = banting.Game(rules=deals.rules(), players=deals.PLAYERS, code=code)
+        hints = 0
+        while not game.over and hints <= 4:
+            if game.turn != 0:
+                game.bot_play(game.turn, "standard")
+                continue
+            combo = game.hint(0).combo
+            game.move(0, list(combo.cards) if combo is not None else "pass")
+            hints += 1
+        if not game.over or game.result.dragon:
+            continue
+        result = {"winner": game.result.winner, "cards_left": list(game.result.cards_left)}
+        if places(result, deals.PLAYERS)[-1] == 0:
+            return code
+    raise AssertionError("no short round the player ends last")
+
+
+def test_the_last_place_gives_its_highest_card(page: Page) -> None:
+    """The computers give back at once: the round starts with play, and the status line
+    says what the player gave (their highest card) and received."""
+    table = Banting(page)
+    page.open(f"/?code={lost_last()}")
+    view, _ = table.start(exchange="ranked")
+    while not view["over"]:
+        if view["your_turn"]:
+            view = table.hint_and_move(view, skip=True)
+        view, _ = table.synced()
+    winner = view["result"]["winner"]
+    assert places(view["result"], view["players"])[-1] == 0, view["result"]
+    page.wait(lambda: page.snapshot()["result"], "the result card")
+    page.press("next-round")
+    after = table.moved_on(view["version"])
+    page.skip_animation()
+    after, snap = table.synced()
+    part = after["exchange"]
+    assert after["phase"] == "play" and part["give"] == 0, after
+    assert len(part["gave"]) == 1 and len(part["received"]) == 1, part
+    assert not exchange_text(page), "no exchange step when nothing is owed"
+    gave, got = card_id(part["gave"][0]), card_id(part["received"][0])
+    said = (
+        f"Kamu menerima {got} dari Komputer {winner}. Kamu memberi {gave} kepada Komputer {winner}."
+    )
+    page.wait(lambda: said in page.snapshot()["status"], lambda: f"{said!r} on the status line")
+    # RULES.md 3.2: the last place gives its highest card (Big Two order, ♦ < ♣ < ♥ < ♠).
+    played = [
+        c for m in after["history"] if m["seat"] == 0 and m["play"] != "pass" for c in m["play"]
+    ]
+    held = snap["hand"] + played
+    assert part["received"][0] in held, (part, held)
+    kept = [c for c in held if c != part["received"][0]]
+    assert all(big_two(c) < big_two(part["gave"][0]) for c in kept), (part, held)
