@@ -12,8 +12,8 @@ Only creates and views link on: schemathesis starts its scenarios at any POST wi
 a move with a random game id is only a 404.
 
 The seat's token is not a parameter (it is the bearer scheme, which OpenAPI keeps outside the
-parameters): each link's description says where the token comes from, and a client, or a
-tester's auth hook, sends it.
+parameters): the description of each link to a route that takes it says where the token comes
+from, and a client, or a tester's auth hook, sends it.
 
 Everything is derived from the paths, so a resource added later (a table for several
 people, a card exchange) gets its links without a line here.
@@ -77,6 +77,11 @@ def _reads_if_match(operation: dict[str, Any]) -> bool:
     )
 
 
+def _token_note(target: dict[str, Any], note: str) -> str:
+    """`` <note>`` for a target that takes a bearer token, else nothing."""
+    return f" {note}" if target.get("security") else ""
+
+
 def _created_link(target: dict[str, Any], variable: str) -> dict[str, Any]:
     """From a create's 201 to ``target``, a route of the resource it made."""
     return {
@@ -84,7 +89,7 @@ def _created_link(target: dict[str, Any], variable: str) -> dict[str, Any]:
         "parameters": {f"path.{variable}": f"$response.body#/{ID_MEMBER}"},
         "description": (
             f"{target['summary']}, on what this request created ({variable}: this "
-            f"response's '{ID_MEMBER}'). {CREATED_TOKEN}"
+            f"response's '{ID_MEMBER}').{_token_note(target, CREATED_TOKEN)}"
         ),
     }
 
@@ -99,7 +104,7 @@ def _onward_link(target: dict[str, Any], variable: str, *, etag: bool) -> dict[s
     return {
         "operationId": target["operationId"],
         "parameters": parameters,
-        "description": f"{target['summary']}, on {said}. {SAME_TOKEN}",
+        "description": f"{target['summary']}, on {said}.{_token_note(target, SAME_TOKEN)}",
     }
 
 
