@@ -297,7 +297,7 @@ async function nextRound() {
   if (view.result) {
     // The places of this round decide who exchanges with whom in the next (kept with the
     // session, so a reload during the exchange still names them).
-    state.session.places = places(view.result, view.players);
+    state.session.places = view.result.dragon ? null : places(view.result, view.players); // no exchange after a dragon
     saveSession("banting", state.session);
   }
   const next = await send(`${GAMES}/${state.session.id}/rounds`, { version: view.version });
@@ -482,8 +482,10 @@ async function playIn(view, { deal, from, exchanged = false }) {
   state.shown = null;
   state.note = ""; // what happened on the way is over; the markers show where it led
   // The exchange done (by the bots at the deal, or the player's give-back): say what this
-  // seat gave and received while the round's first plays are on the table.
-  if ((deal || exchanged) && view.exchange && view.phase !== "exchange") state.note = exchangeLines(view).join(" ");
+  // seat gave and received, and which computers exchanged between themselves (a seat
+  // without a part sees only that), while the round's first plays are on the table.
+  const exchanges = view.exchange || (view.rules.exchange === "ranked" && view.round > 1 && state.session.places);
+  if ((deal || exchanged) && exchanges && view.phase !== "exchange") state.note = exchangeLines(view).join(" ");
   renderAll();
   markSeen(view, view.history.length);
   setState(view.over ? "round-over" : "playing");
