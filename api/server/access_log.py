@@ -24,6 +24,8 @@ from typing import Any
 from flask import Flask, Response, g, request
 from pythonjsonlogger.json import JsonFormatter as JsonFormatterBase
 
+from api.server.routing import LIVE_SEAT_ENVIRON_KEY
+
 LOGGER_NAME = "capsa_fast.access"
 REQUEST_ID_HEADER = "X-Request-Id"
 # At most 40: a seat's token (api.server.game_store.TOKEN_BYTES, 43 characters) never fits.
@@ -96,7 +98,7 @@ def init_app(app: Flask) -> None:
     def _finish(response: Response) -> Response:
         response.headers[REQUEST_ID_HEADER] = request_id()
         # The live stream's own view requests (api.server.live) are not the client's.
-        if logger is not None and "capsa_fast_api.live_seat" not in request.environ:
+        if logger is not None and LIVE_SEAT_ENVIRON_KEY not in request.environ:
             started = g.get("started", time.perf_counter())
             fields = {
                 "event": "request",

@@ -15,6 +15,8 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 
+from api.server.routing import LIVE_SEAT_ENVIRON_KEY
+
 # Routes never limited: liveness probes and the API description and its page.
 EXEMPT_PATHS = frozenset(
     {"/v1/health", "/openapi.json", "/docs", "/docs/docs.js", "/docs/docs.css"}
@@ -23,7 +25,8 @@ _EXTENSION_KEY = "capsa_fast_api.limiter"
 
 
 def _exempt() -> bool:
-    return request.path in EXEMPT_PATHS
+    # The live stream's own view requests too: its pushes are the server's, not the client's.
+    return request.path in EXEMPT_PATHS or LIVE_SEAT_ENVIRON_KEY in request.environ
 
 
 def init_app(app: Flask) -> Limiter | None:

@@ -192,6 +192,11 @@ BODY_ENVIRON_KEY = "capsa_fast_api_body"
 # When the request must be answered by (``time.monotonic()`` seconds), put there by the bridge
 # for the lanes that have a budget (the session store's: api.server.sessions reads it).
 DEADLINE_ENVIRON_KEY = "capsa_fast_api_deadline"
+# Set by the live events stream (api.server.live.stream) on the view request it makes for a
+# seat whose stream ticket it has verified: the seat (api.server.sessions reads it). A WSGI
+# environ key, which no client can set (its headers arrive as HTTP_*). Such requests are the
+# server's own: neither access-logged nor rate-limited.
+LIVE_SEAT_ENVIRON_KEY = "capsa_fast_api.live_seat"
 _READ_SIZE = 1 << 20
 
 

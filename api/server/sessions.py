@@ -30,13 +30,9 @@ from api.server.errors import ApiProblem, api_problem_response
 from api.server.game_store import GameStore, SessionRecord
 from api.server.language import say
 from api.server.live.bus import bus_for
-from api.server.routing import DEADLINE_ENVIRON_KEY
+from api.server.routing import DEADLINE_ENVIRON_KEY, LIVE_SEAT_ENVIRON_KEY
 
 _STORE_KEY = "capsa_fast_api.game_store"
-# Set by the live events stream (api.server.live.stream) on the view request it makes for a
-# seat whose stream ticket it has verified: a WSGI environ key, which no client can set (its
-# headers arrive as HTTP_*).
-LIVE_SEAT_ENVIRON_KEY = "capsa_fast_api.live_seat"
 # A game request answers within STORE_BUSY_TIMEOUT of its arrival (docs/production.md): it
 # waits for a locked store until this share of that time has passed, keeping the rest to
 # answer (503 when the store stayed locked).

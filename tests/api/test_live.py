@@ -333,3 +333,43 @@ def test_a_stopping_server_ends_its_streams_at_once(tmp_path: Path) -> None:
 
         assert asyncio.run(scenario()) < 5
         assert running.process.wait(timeout=20) == 0
+
+
+def test_pushes_do_not_count_against_the_clients_rate_limit(tmp_path: Path) -> None:
+    # 10 requests a minute per worker: the test's own 9 fit on one worker; with its 14 view
+    # requests for pushes on top, one of the two workers would pass 10.
+    with server(tmp_path, CAPSA_FAST_RATE_LIMIT="10/minute") as running:
+        game_id, tokens = new_table(running, humans=2)
+
+        async def scenario() -> None:
+            streams = {}
+            for seat, token in tokens.items():
+                issued, _ = ticket(running, "banting", game_id, token)
+                streams[seat] = await stream(
+                    running, f"{events_path('banting', game_id)}?ticket={issued}"
+                )
+            latest = {
+                seat: json.loads((await asyncio.wait_for(s.next_event(), PUSH_TIMEOUT)).data)
+                for seat, s in streams.items()
+            }
+            for _ in range(6):
+                mover = latest[0]["turn"]
+                if mover not in tokens:  # a bot's turn cannot be: bots move at once
+                    raise AssertionError(latest[0])
+                hint = latest[mover]["hint"]
+                status, _, answer = call(
+                    running,
+                    "POST",
+                    f"/v1/banting/games/{game_id}/moves",
+                    {"play": hint["play"]},
+                    tokens[mover],
+                )
+                assert status == 200, answer
+                for seat, s in streams.items():
+                    event = await asyncio.wait_for(s.next_event(), PUSH_TIMEOUT)
+                    assert int(event.id or 0) == answer["version"]
+                    latest[seat] = json.loads(event.data)
+            for s in streams.values():
+                s.close()
+
+        asyncio.run(scenario())

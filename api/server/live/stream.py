@@ -31,7 +31,7 @@ from api.server.bridge import Receive, Scope, Send, WsgiBridge, _problem_body, _
 from api.server.errors import PROBLEM_MIMETYPE
 from api.server.live.bus import UnixDatagramBus, bus_for
 from api.server.live.tickets import COOKIE_NAME, store_secret, verify
-from api.server.sessions import LIVE_SEAT_ENVIRON_KEY
+from api.server.routing import LIVE_SEAT_ENVIRON_KEY
 
 EVENTS_PATH = re.compile(r"^/v1/(banting|susun)/games/([A-Za-z0-9_-]{1,64})/events$")
 KEEPALIVE_SECONDS = 15.0
@@ -302,8 +302,10 @@ class LiveFront:
                 if pending is not None:
                     status, body = pending
                     pending = None
-                    if status != 200:
+                    if status in (403, 404):
                         break  # the game is gone
+                    if status != 200:
+                        continue  # refused for now (a busy store): the resync tries again
                     version = int(json.loads(body)["version"])
                     # The first view goes unless the client named its version; then only
                     # newer ones.
