@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from capsa_fast import susun
-from pydantic import ConfigDict, Field, WithJsonSchema
+from pydantic import ConfigDict, Field, WithJsonSchema, field_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from api.server.schemas import (
@@ -165,6 +165,14 @@ class ArrangementRequest(RequestModel):
         ),
     )
     version: GameVersion | None = None
+
+    @field_validator("declare", mode="before")
+    @classmethod
+    def _declare_named(cls, value: object) -> object:
+        # The document says a name; null is not one (leave 'declare' out to send rows).
+        if value is None:
+            raise ValueError("declare must name a special hand; leave it out to send rows")
+        return value
 
 
 class NextSusunRoundRequest(RequestModel):

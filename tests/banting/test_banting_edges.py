@@ -116,6 +116,8 @@ def test_to_dict_reads_back_with_from_dict() -> None:
     assert banting.Rules.from_dict({"straight_order": "two-low"}).straight_order == "two-low"
     with pytest.raises(ValueError, match="does not match straights"):
         banting.Rules.from_dict({"straight_order": "two-low", "straights": "two-high"})
+    with pytest.raises(ValueError, match="straight_order must be the name"):
+        banting.Rules.from_dict({"straight_order": []})  # not read as a list of straights
 
 
 def test_overrides_by_keyword_and_from_dict() -> None:

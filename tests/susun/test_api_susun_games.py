@@ -210,6 +210,8 @@ def test_refusals_change_nothing(client: FlaskClient) -> None:
     assert_problem(arrange(client, game_id, token, both), 422)
     unknown = assert_problem(arrange(client, game_id, token, {"declare": "zzz"}), 422)
     assert [e["field"] for e in unknown["errors"]] == ["declare"]  # one entry, at its path
+    null = assert_problem(arrange(client, game_id, token, rows_body(a) | {"declare": None}), 422)
+    assert [e["field"] for e in null["errors"]] == ["declare"]  # null is not a special's name
     assert view(client, game_id, token)["version"] == before["version"]
     confirmed = arrange(client, game_id, token, fouled | {"confirm_foul": True})
     assert confirmed.status_code == 200

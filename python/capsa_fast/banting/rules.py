@@ -237,6 +237,10 @@ class Rules(PresetRules):
         settings = dict(data or {})
         order = settings.pop("straight_order", None)
         if order is not None:
+            if not isinstance(order, str):
+                raise ValueError(
+                    f"straight_order must be the name of a straight order, got {order!r}"
+                )
             if "straights" not in settings:
                 settings["straights"] = order
             elif order != _normalise_straights(settings["straights"])[0]:
