@@ -42,9 +42,7 @@ from api.server.game_store import (
     RoundRecord,
     codes_secret,
     finish_round,
-    hash_token,
     new_game_id,
-    new_token,
     play_bots,
     replay,
     rules_settings,
@@ -52,6 +50,7 @@ from api.server.game_store import (
 from api.server.language import message_language, say
 from api.server.live.tickets import ticket_route
 from api.server.routing import ModelBlueprint
+from api.server.seats import new_table, refuse_table_fields, seat_list, started, table_routes
 from api.server.sessions import (
     CHANGE_PROBLEMS,
     ETAG_HEADER,
@@ -75,6 +74,16 @@ bp = ModelBlueprint(
 HAND_SIZE = 13
 seat_routes(bp, GameRecord)
 ticket_route(bp, "banting")  # POST /<game_id>/ticket: api.server.live
+
+
+def _bots_after_start(record: GameRecord) -> None:
+    """The bots seated by a start move up to the next human turn."""
+    game = replay(record)
+    play_bots(record, game)
+    record.round_over = game.over
+
+
+table_routes(bp, "banting", GameRecord, banting.BOT_LEVELS, _bots_after_start)
 # Names other modules and tests read here.
 store = sessions.store
 store_unavailable = sessions.store_unavailable
@@ -193,6 +202,8 @@ def view(record: GameRecord, game: banting.Game, seat: int, language: str) -> Ga
         result=result,
         humans=record.humans,
         bots=seat_keys(record.bots),
+        seats=seat_list(record),
+        started=started(record),
         rules=_rules(game),
         created_at=record.created_at,
         updated_at=record.updated_at,
@@ -261,6 +272,7 @@ def create_game(body: CreateGameRequest) -> GameCreated:
     if body.players is not None and code_players not in (None, body.players):
         errors.add("players", f"The code deals {code_players} players, not {body.players}.")
     bots = _bot_seats(body, players, errors)
+    refuse_table_fields(body, errors)
     errors.raise_if_any()
     assert rules is not None
     humans = [seat for seat in range(players) if seat not in bots]
@@ -268,14 +280,16 @@ def create_game(body: CreateGameRequest) -> GameCreated:
         raise sessions.code_not_allowed()
 
     game = engine(lambda: banting.Game(rules=rules, players=players, code=body.code), "code")
-    tokens = {seat: new_token() for seat in humans}
+    game_id = new_game_id()
+    seats = new_table(body, humans, "banting", game_id)
     record = GameRecord(
-        id=new_game_id(),
+        id=game_id,
         players=players,
         rules=rules_settings(rules),
         bots=bots,
-        token_hashes={seat: hash_token(token) for seat, token in tokens.items()},
+        token_hashes=seats.token_hashes,
         rounds=[RoundRecord(game.code)],
+        settings={} if seats.table is None else {"table": seats.table},
     )
     play_bots(record, game)
     record.round_over = game.over
@@ -295,7 +309,9 @@ def create_game(body: CreateGameRequest) -> GameCreated:
         round=1,
         humans=humans,
         bots=seat_keys(bots),
-        tokens={str(seat): token for seat, token in tokens.items()},
+        tokens=seats.tokens,
+        invitations=seats.invitations,
+        invite_url=seats.invite_url,
         rules=_rules(game),
     )
 

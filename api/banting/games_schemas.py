@@ -23,11 +23,18 @@ from api.server.schemas import (
 )
 from api.server.session_schemas import (
     CODE_PATTERN,
+    INVITATIONS_DESCRIPTION,
+    INVITE_URL_DESCRIPTION,
     MAX_CODE_LENGTH,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    SEATS_DESCRIPTION,
+    STARTED_DESCRIPTION,
     GameVersion,
+    Invitation,
+    SeatInfo,
     SeatTokens,
+    TableRequest,
     seat_map,
 )
 
@@ -87,7 +94,7 @@ PlayOrPass = Annotated[
 # --- requests -----------------------------------------------------------------------------
 
 
-class CreateGameRequest(RequestModel):
+class CreateGameRequest(TableRequest):
     rules: Rules
     code: RoundCode | None = Field(
         default=None,
@@ -194,6 +201,10 @@ class GameCreated(ResponseModel):
             "only here: the server keeps a hash, so a lost token cannot be recovered."
         )
     )
+    invitations: dict[str, Invitation] | None = Field(
+        default=None, description=INVITATIONS_DESCRIPTION
+    )
+    invite_url: str | None = Field(default=None, description=INVITE_URL_DESCRIPTION)
     rules: ReportedRules
 
 
@@ -326,6 +337,8 @@ class GameView(ResponseModel):
     totals: list[int] = Field(description="Points per seat over the finished rounds.")
     over: bool
     result: RoundResult | None = Field(description="Once the round is over; null before.")
+    seats: list[SeatInfo] = Field(description=SEATS_DESCRIPTION)
+    started: bool = Field(description=STARTED_DESCRIPTION)
     humans: list[int]
     bots: BotLevels = Field(description="Seat -> bot level, for the bot seats.")
     rules: ReportedRules

@@ -193,7 +193,10 @@ class SessionRecord:
 
     @property
     def codes_secret(self) -> bool:
-        return codes_secret(len(self.token_hashes))
+        # A table of people dealt its codes in secret: bots filling its empty seats at the
+        # start (api.server.seats) keep them so.
+        table = self.settings.get("table") or {}
+        return codes_secret(len(self.token_hashes)) or bool(table.get("secret"))
 
     def seat_of(self, token: str) -> int | None:
         """The human seat ``token`` belongs to, or None. Every seat is compared in constant
@@ -612,16 +615,21 @@ class GameStore:
         return None if row is None else _from_row(kind, row)
 
     def save(self, record: SessionRecord) -> bool:
-        """Write the match's rounds if the stored row is still at ``record.version``; then
-        the version goes up by one (in the row and in ``record``) and the answer is True.
-        False: someone else saved first, nothing was written and ``record`` is stale."""
+        """Write the match's rounds, seats (bots, token hashes: a table of people seats its
+        players and bots) and settings if the stored row is still at ``record.version``;
+        then the version goes up by one (in the row and in ``record``) and the answer is
+        True. False: someone else saved first, nothing was written and ``record`` is stale."""
         updated_at = now()
         with self._connect() as conn:
             saved = conn.execute(
-                f"UPDATE {record.TABLE} SET rounds = ?, version = version + 1, updated_at = ?, "
+                f"UPDATE {record.TABLE} SET rounds = ?, bots = ?, token_hashes = ?, "
+                "settings = ?, version = version + 1, updated_at = ?, "
                 "expires_at = ? WHERE id = ? AND version = ?",
                 (
                     record.rounds_json(),
+                    _seat_keys(record.bots),
+                    _seat_keys(record.token_hashes),
+                    json.dumps(record.settings),
                     updated_at,
                     self._expires_at(record),
                     record.id,

@@ -51,6 +51,8 @@ CODE_NOT_ALLOWED_DETAIL_ID = (
     "Permainan dengan dua pemain manusia atau lebih dibagi dari kode yang dipilih server: "
     "pemain yang tahu kode sebuah ronde akan tahu semua kartu. Jangan kirim 'code'."
 )
+# Routes of a game that take no seat token (api.server.seats: joining takes an invitation).
+TOKENLESS_ENDPOINTS = frozenset({"join_table"})
 # A view's ETag: this many hex digits of a SHA-256 (the tag only has to differ between views).
 ETAG_HEX_DIGITS = 20
 ETAG_HEADER = {
@@ -169,6 +171,8 @@ def seat_routes(bp: Blueprint, kind: type[SessionRecord]) -> None:
         game_id = (request.view_args or {}).get("game_id")
         if game_id is None or request.method == "OPTIONS":
             return  # a CORS preflight carries no token; the request that follows does
+        if (request.endpoint or "").rpartition(".")[2] in TOKENLESS_ENDPOINTS:
+            return  # joining a table takes an invitation instead (api.server.seats)
         live_seat = request.environ.get(LIVE_SEAT_ENVIRON_KEY)
         token = bearer_token() if live_seat is None else ""
         record = current_store().load(game_id, kind)

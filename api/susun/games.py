@@ -32,14 +32,13 @@ from api.server.game_store import (
     SusunRecord,
     SusunRound,
     codes_secret,
-    hash_token,
     new_game_id,
-    new_token,
     replaying,
 )
 from api.server.language import message_language, say
 from api.server.live.tickets import ticket_route
 from api.server.routing import ModelBlueprint
+from api.server.seats import new_table, refuse_table_fields, seat_list, started, table_routes
 from api.server.sessions import (
     CHANGE_PROBLEMS,
     ETAG_HEADER,
@@ -186,6 +185,14 @@ def _bots_arrange(record: SusunRecord, table: susun.Table) -> None:
     _note(record, table)
 
 
+def _bots_after_start(record: SusunRecord) -> None:
+    """The bots seated by a start arrange at once."""
+    _bots_arrange(record, rebuild(record))
+
+
+table_routes(bp, "susun", SusunRecord, BOT_LEVELS, _bots_after_start)
+
+
 # --- the seat's view ---------------------------------------------------------------------------
 
 
@@ -286,6 +293,8 @@ def view(record: SusunRecord, table: susun.Table, seat: int, language: str) -> S
         result=_revealed(table, language),
         totals=SusunTotals(points=totals.points, money=totals.money, fee=totals.fee),
         humans=record.humans,
+        seats=seat_list(record),
+        started=started(record),
         bots=seat_keys(record.bots),
         rules=SusunGameRules(**rules.to_dict()),
         stake=table.stake,
@@ -349,6 +358,7 @@ def create_game(body: CreateSusunGameRequest) -> SusunGameCreated:
     if body.players is not None and code_players not in (None, body.players):
         errors.add("players", f"The code deals {code_players} players, not {body.players}.")
     bots = _bot_seats(body, players, errors)
+    refuse_table_fields(body, errors)
     errors.raise_if_any()
     assert rules is not None
     humans = [seat for seat in range(players) if seat not in bots]
@@ -369,19 +379,23 @@ def create_game(body: CreateSusunGameRequest) -> SusunGameCreated:
         "code",
     )
     assert table.code is not None
-    tokens = {seat: new_token() for seat in humans}
+    game_id = new_game_id()
+    seats = new_table(body, humans, "susun", game_id)
+    settings: dict[str, Any] = {
+        "stake": table.stake,
+        "time_limit": table.time_limit,
+        "corrections": table.corrections,
+    }
+    if seats.table is not None:
+        settings["table"] = seats.table
     record = SusunRecord(
-        id=new_game_id(),
+        id=game_id,
         players=players,
         rules=rules.to_dict(),
         bots=bots,
-        token_hashes={seat: hash_token(token) for seat, token in tokens.items()},
+        token_hashes=seats.token_hashes,
         rounds=[SusunRound(table.code, table.dealt_at)],
-        settings={
-            "stake": table.stake,
-            "time_limit": table.time_limit,
-            "corrections": table.corrections,
-        },
+        settings=settings,
     )
     _bots_arrange(record, table)
     current_store().create(record)
@@ -400,7 +414,9 @@ def create_game(body: CreateSusunGameRequest) -> SusunGameCreated:
         round=1,
         humans=humans,
         bots=seat_keys(bots),
-        tokens={str(seat): token for seat, token in tokens.items()},
+        tokens=seats.tokens,
+        invitations=seats.invitations,
+        invite_url=seats.invite_url,
         rules=SusunGameRules(**rules.to_dict()),
         stake=table.stake,
         time_limit=table.time_limit,

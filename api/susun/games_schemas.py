@@ -24,11 +24,18 @@ from api.server.schemas import (
 )
 from api.server.session_schemas import (
     CODE_PATTERN,
+    INVITATIONS_DESCRIPTION,
+    INVITE_URL_DESCRIPTION,
     MAX_CODE_LENGTH,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    SEATS_DESCRIPTION,
+    STARTED_DESCRIPTION,
     GameVersion,
+    Invitation,
+    SeatInfo,
     SeatTokens,
+    TableRequest,
     seat_map,
 )
 from api.susun.schemas import (
@@ -89,7 +96,7 @@ SusunBots = Annotated[
 # --- requests -----------------------------------------------------------------------------
 
 
-class CreateSusunGameRequest(RequestModel):
+class CreateSusunGameRequest(TableRequest):
     rules: RulesField
     code: SusunCode | None = Field(
         default=None,
@@ -229,6 +236,10 @@ class SusunGameCreated(ResponseModel):
     tokens: SeatTokens = Field(
         description="Human seat -> its secret token (only in this response)."
     )
+    invitations: dict[str, Invitation] | None = Field(
+        default=None, description=INVITATIONS_DESCRIPTION
+    )
+    invite_url: str | None = Field(default=None, description=INVITE_URL_DESCRIPTION)
     rules: ReportedRules
     stake: float
     time_limit: float | None
@@ -331,6 +342,8 @@ class SusunGameView(ResponseModel):
         description="Every seat's rows and the scores, once revealed; null before."
     )
     totals: SusunTotals = Field(description="The match so far, this round once revealed.")
+    seats: list[SeatInfo] = Field(description=SEATS_DESCRIPTION)
+    started: bool = Field(description=STARTED_DESCRIPTION)
     humans: list[int]
     bots: SusunBots
     rules: ReportedRules

@@ -383,7 +383,7 @@ def test_hint_on_request_from_the_master(client: FlaskClient) -> None:
 
 
 def test_hint_is_refused_when_it_is_not_your_turn(client: FlaskClient) -> None:
-    created = create(client, players=2)  # two human seats
+    created = create(client, players=2, tokens="all")  # two human seats
     view = get_view(client, created["id"], created["tokens"]["0"])
     token = created["tokens"]["1" if view["your_turn"] else "0"]
     response = client.post(f"{GAMES}/{created['id']}/hint", json={}, headers=bearer(token))
@@ -533,7 +533,7 @@ def test_previous_winner_leads_the_next_round(client: FlaskClient) -> None:
 
 
 def test_two_humans_each_see_only_their_own_hand(client: FlaskClient, db_path: Path) -> None:
-    created = create(client, players=2)
+    created = create(client, players=2, tokens="all")
     assert created["humans"] == [0, 1] and created["bots"] == {}
     assert created["code"] is None  # two human seats: the server keeps the code
     code = stored_code(db_path, created["id"])
@@ -620,7 +620,7 @@ def test_unknown_game_is_404(client: FlaskClient) -> None:
 
 
 def test_tokens_are_stored_as_hashes(client: FlaskClient, db_path: Path) -> None:
-    created = create(client, players=3, bots={"1": "standard"})
+    created = create(client, players=3, bots={"1": "standard"}, tokens="all")
     assert len(created["id"]) >= 22  # 16 random bytes
     assert all(len(token) >= 32 for token in created["tokens"].values())  # >= 24 bytes
     conn = sqlite3.connect(db_path)
@@ -957,7 +957,7 @@ def test_two_humans_no_response_or_log_line_holds_the_code_before_the_round_ends
         )
         return response
 
-    response = send("POST", GAMES, json={"bots": {"2": "standard", "3": "beginner"}})
+    response = send("POST", GAMES, json={"bots": {"2": "standard", "3": "beginner"}, "tokens": "all"})
     assert response.status_code == 201
     created = response.get_json()
     assert created["code"] is None and created["humans"] == [0, 1]
@@ -1039,7 +1039,7 @@ def test_a_game_that_does_not_replay_logs_no_code(
 ) -> None:
     """A damaged row is a 500 for the client and a traceback for the operator, whose
     message names the game but not its round code (the engine's message would)."""
-    created = create(client, players=2)
+    created = create(client, players=2, tokens="all")
     store = GameStore(db_path)
     record = store.load(created["id"])
     assert record is not None
@@ -1148,7 +1148,7 @@ def test_one_human_sees_and_chooses_the_code_salin_link_ronde(client: FlaskClien
 
 def test_views_carry_a_strong_etag_per_version_and_seat(client: FlaskClient) -> None:
     """API.md: «every game view carries `version` and an `ETag`»."""
-    created = create(client, players=3, bots={"2": "standard"})
+    created = create(client, players=3, bots={"2": "standard"}, tokens="all")
     game_id, tokens = created["id"], created["tokens"]
     first = [client.get(f"{GAMES}/{game_id}", headers=bearer(tokens[s])) for s in ("0", "1")]
     tags = [response.headers["ETag"] for response in first]
@@ -1298,7 +1298,7 @@ def test_if_match_forms(client: FlaskClient) -> None:
 
 
 def test_another_seats_tag_is_not_this_seats(client: FlaskClient) -> None:
-    created = create(client, players=2)
+    created = create(client, players=2, tokens="all")
     game_id, tokens = created["id"], created["tokens"]
     responses = [client.get(f"{GAMES}/{game_id}", headers=bearer(tokens[s])) for s in "01"]
     mover = responses[0].get_json()["turn"]

@@ -261,7 +261,7 @@ def test_a_fouled_seat_shows_no_bonus_row_at_the_reveal(client: FlaskClient) -> 
 
 
 def test_arranging_twice_is_refused(client: FlaskClient) -> None:
-    created = create(client, players=3, bots={"2": "expert"})
+    created = create(client, players=3, bots={"2": "expert"}, tokens="all")
     game_id, token = created["id"], created["tokens"]["0"]
     hand = view(client, game_id, token)["hand"]
     assert arrange(client, game_id, token, best_rows(hand)).status_code == 200
@@ -277,7 +277,7 @@ def test_two_humans_see_only_their_own_hands_until_the_reveal(
 ) -> None:
     """RULES.md 4.5: seats arrange in secret; round codes are secret with two or more
     humans; after the reveal every seat sees everything."""
-    created = create(client, bots={"2": "expert", "3": "expert"})
+    created = create(client, bots={"2": "expert", "3": "expert"}, tokens="all")
     assert created["code"] is None
     game_id, tokens = created["id"], created["tokens"]
     views = {seat: view(client, game_id, tokens[seat]) for seat in ("0", "1")}
@@ -328,7 +328,7 @@ class sqlite_code:
 
 def test_two_humans_arranging_at_once(db_path: Path, clock: Clock) -> None:
     app = make_app(db_path, clock)
-    created = create(app.test_client(), bots={"2": "expert", "3": "expert"})
+    created = create(app.test_client(), bots={"2": "expert", "3": "expert"}, tokens="all")
     game_id, tokens = created["id"], created["tokens"]
     bodies = {
         seat: best_rows(view(app.test_client(), game_id, tokens[seat])["hand"])
@@ -382,7 +382,7 @@ def test_a_retried_arrangement_with_an_old_version_is_refused(client: FlaskClien
 
 def test_the_deadline_passing_arranges_the_late_seats(client: FlaskClient, clock: Clock) -> None:
     """Seed 001: «Perhitungan ... pada saat waktu yang diberikan kepada pemain telah habis»."""
-    created = create(client, bots={"1": "expert", "2": "expert"}, players=4, time_limit=45)
+    created = create(client, bots={"1": "expert", "2": "expert"}, players=4, time_limit=45, tokens="all")
     game_id, tokens = created["id"], created["tokens"]
     seen = view(client, game_id, tokens["0"])
     assert seen["seconds_left"] == 45 and seen["deadline"].endswith("+00:00")
@@ -428,7 +428,7 @@ def test_with_corrections_two_seats_correct_until_both_are_ready(client: FlaskCl
     dibuka ... susunan biasanya tidak dapat diubah»: rows sent again replace the earlier
     ones; the views say who is ready and never show another seat's cards; the reveal comes
     when both humans are ready; after it, 409 ALREADY_REVEALED."""
-    created = create(client, bots={"2": "expert"}, players=3, corrections=True)
+    created = create(client, bots={"2": "expert"}, players=3, corrections=True, tokens="all")
     assert created["corrections"] is True
     game_id, tokens = created["id"], created["tokens"]
     hands = {seat: view(client, game_id, tokens[seat])["hand"] for seat in ("0", "1")}
@@ -460,7 +460,7 @@ def test_with_corrections_two_seats_correct_until_both_are_ready(client: FlaskCl
 def test_with_corrections_the_time_limit_reveals_what_was_put_down(
     client: FlaskClient, clock: Clock, db_path: Path
 ) -> None:
-    created = create(client, bots={"1": "expert"}, players=3, time_limit=30, corrections=True)
+    created = create(client, bots={"1": "expert"}, players=3, time_limit=30, corrections=True, tokens="all")
     game_id, tokens = created["id"], created["tokens"]
     hand = view(client, game_id, tokens["0"])["hand"]
     rows = other_rows(hand)
@@ -533,13 +533,19 @@ def test_openapi_documents_the_susun_session_routes(client: FlaskClient) -> None
         (GAMES + "/{game_id}", "get"),
         (GAMES + "/{game_id}/arrangement", "post"),
         (GAMES + "/{game_id}/rounds", "post"),
+        (GAMES + "/{game_id}/ticket", "post"),
+        (GAMES + "/{game_id}/seats", "post"),
+        (GAMES + "/{game_id}/start", "post"),
     }
     for path, method in paths:
         operation = document["paths"][path][method]
         assert operation["tags"] == ["susun-games"]
         assert operation["summary"] and operation["description"]
-        if "{game_id}" in path:
+        if path.endswith("/seats"):  # joining takes an invitation, not a token
+            assert "security" not in operation and "401" not in operation["responses"]
+        elif "{game_id}" in path:
             assert operation["security"] and "401" in operation["responses"]
+        if path.endswith(("}", "/arrangement", "/rounds")):
             assert "ETag" in operation["responses"]["200"]["headers"]
         if path.endswith(("/arrangement", "/rounds")):
             assert {"409", "412"} <= set(operation["responses"])
