@@ -31,8 +31,8 @@ from api.server.session_schemas import (
     SEATS_DESCRIPTION,
     STARTED_DESCRIPTION,
     GameVersion,
-    Invitation,
     SeatInfo,
+    SeatInvitations,
     SeatTokens,
     TableRequest,
     seat_map,
@@ -201,9 +201,7 @@ class GameCreated(ResponseModel):
             "only here: the server keeps a hash, so a lost token cannot be recovered."
         )
     )
-    invitations: dict[str, Invitation] | None = Field(
-        default=None, description=INVITATIONS_DESCRIPTION
-    )
+    invitations: SeatInvitations | None = Field(default=None, description=INVITATIONS_DESCRIPTION)
     invite_url: str | None = Field(default=None, description=INVITE_URL_DESCRIPTION)
     rules: ReportedRules
 

@@ -8,6 +8,9 @@ as the If-Match of the routes that read one: read the view, then act on what it 
 stateful tester (schemathesis) follows the links from a create to a real game, and a reader
 of the document sees how a game is played.
 
+A route of the resource that takes no token (joining a table, which takes an invitation
+code from the create's body, not a path variable) gets no link: a link cannot carry the code.
+
 Only creates and views link on: schemathesis starts its scenarios at any POST with links, and
 a move with a random game id is only a 404.
 
@@ -46,7 +49,7 @@ def _resource_routes(
     paths: dict[str, dict[str, Any]], collection: str
 ) -> tuple[str | None, list[tuple[str, str, dict[str, Any]]]]:
     """The variable naming one resource of ``collection`` and every (path, method,
-    operation) under ``<collection>/{variable}``."""
+    operation) under ``<collection>/{variable}`` that is its view or takes a seat's token."""
     prefix = collection + "/"
     variable: str | None = None
     routes: list[tuple[str, str, dict[str, Any]]] = []
@@ -57,7 +60,11 @@ def _resource_routes(
         if found is None:
             continue
         variable = found
-        routes += [(path, method, operation) for method, operation in sorted(operations.items())]
+        routes += [
+            (path, method, operation)
+            for method, operation in sorted(operations.items())
+            if method == "get" or operation.get("security")
+        ]
     return variable, routes
 
 

@@ -130,6 +130,33 @@ class Invitation(ResponseModel):
     url: str = Field(description="The page's link that joins this seat.")
 
 
+SeatInvitations = Annotated[
+    dict[str, Invitation],
+    WithJsonSchema(
+        seat_map(
+            "SeatInvitations",
+            named(
+                "SeatInvitation",
+                {
+                    "type": "object",
+                    "properties": {
+                        "code": {"type": "string"},
+                        "url": {"type": "string"},
+                    },
+                    "required": ["code", "url"],
+                    "additionalProperties": False,
+                    "description": (
+                        "A seat's invitation: the code to send to POST .../seats (it works "
+                        "once) and the page's link that joins the seat."
+                    ),
+                },
+            ),
+            "Seat (a string key) -> its invitation.",
+        )
+    ),
+]
+
+
 class JoinRequest(RequestModel):
     invitation: InvitationCode
     name: DisplayName

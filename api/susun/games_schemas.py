@@ -32,8 +32,8 @@ from api.server.session_schemas import (
     SEATS_DESCRIPTION,
     STARTED_DESCRIPTION,
     GameVersion,
-    Invitation,
     SeatInfo,
+    SeatInvitations,
     SeatTokens,
     TableRequest,
     seat_map,
@@ -236,9 +236,7 @@ class SusunGameCreated(ResponseModel):
     tokens: SeatTokens = Field(
         description="Human seat -> its secret token (only in this response)."
     )
-    invitations: dict[str, Invitation] | None = Field(
-        default=None, description=INVITATIONS_DESCRIPTION
-    )
+    invitations: SeatInvitations | None = Field(default=None, description=INVITATIONS_DESCRIPTION)
     invite_url: str | None = Field(default=None, description=INVITE_URL_DESCRIPTION)
     rules: ReportedRules
     stake: float

@@ -203,6 +203,12 @@ SERVER_CHECKS: dict[str, tuple[tuple[int, ...], str]] = {
         rf"^({'|'.join(susun.TABLE_CODES)})$|^\w+: (The rows must hold exactly this seat's 13 "
         r"cards|This table allows no corrections)",
     ),
+    "Tables for several people": (
+        (403, 404, 409, 422),
+        r"^(SEAT_TAKEN|NOT_STARTED|SEATS_OPEN|ALREADY_STARTED|NOT_HOST)$"
+        r"|^This invitation is for no seat of this game\.$"
+        r"|^(open|tokens): Choose one of invite, open and tokens|^fill: Unknown bot level",
+    ),
 }
 
 
@@ -385,9 +391,12 @@ def test_every_game_route_is_linked_from_its_create() -> None:
             operation["operationId"]
             for path, operations in document["paths"].items()
             if path.startswith(create + "/{game_id}")
-            for operation in operations.values()
+            for method, operation in operations.items()
+            # joining takes an invitation from the create's body, which no link carries
+            if method == "get" or operation.get("security")
         }
         assert set(links) == routes and len(routes) >= 3, (create, sorted(links))
+        assert not any(key.endswith("_join_table") for key in links)
         for link in links.values():
             assert link["operationId"] in by_id
             path, method, target = by_id[link["operationId"]]
@@ -406,7 +415,8 @@ def test_every_game_route_is_linked_from_its_create() -> None:
             if reads_if_match:
                 expected["header.If-Match"] = "$response.header.ETag"
             assert link["parameters"] == expected, (path, method)
-    assert linked == set(_game_operations())
+    joins = {f"POST {create}/{{game_id}}/seats" for create in CREATES}
+    assert linked == set(_game_operations()) - joins
     assert {
         "POST /v1/banting/games/{game_id}/moves",
         "POST /v1/susun/games/{game_id}/arrangement",
@@ -415,7 +425,8 @@ def test_every_game_route_is_linked_from_its_create() -> None:
 
 def test_a_new_resource_gets_its_links() -> None:
     """Links come from the paths alone: a collection added later (a table, say) with a
-    create and routes under its id is linked like the games, and nothing else is."""
+    create and routes under its id is linked like the games, and nothing else is: not a
+    route under its id that takes no token (a join, whose code no link can carry)."""
 
     def operation(name: str, status: str) -> dict[str, Any]:
         return {"operationId": name, "summary": name, "responses": {status: {"description": ""}}}
@@ -424,8 +435,10 @@ def test_a_new_resource_gets_its_links() -> None:
         "/v1/tables": {"post": operation("create_table", "201")},
         "/v1/tables/{table_id}": {"get": operation("table", "200")},
         "/v1/tables/{table_id}/seats": {"post": operation("sit", "200")},
+        "/v1/tables/{table_id}/join": {"post": operation("join", "201")},
         "/v1/evaluate": {"post": operation("evaluate", "200")},
     }
+    paths["/v1/tables/{table_id}/seats"]["post"]["security"] = [{"bearerAuth": []}]
     paths["/v1/tables/{table_id}"]["get"]["responses"]["200"]["headers"] = {"ETag": {}}
     paths["/v1/tables/{table_id}/seats"]["post"]["parameters"] = [
         {"name": "If-Match", "in": "header"}

@@ -62,7 +62,8 @@ def new_table(
     running: Server, kind: str = "banting", humans: int = 4
 ) -> tuple[str, dict[int, str]]:
     bots = {str(seat): "standard" for seat in range(humans, 4)}
-    status, _, created = call(running, "POST", f"/v1/{kind}/games", {"players": 4, "bots": bots})
+    body = {"players": 4, "bots": bots, "tokens": "all"}  # the test drives every seat
+    status, _, created = call(running, "POST", f"/v1/{kind}/games", body)
     assert status == 201, created
     return created["id"], {int(seat): token for seat, token in created["tokens"].items()}
 

@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api import create_app
-from api.server.game_store import GameStore
+from api.server.game_store import GameRecord, GameStore
 from tests.api.helpers import assert_problem
 
 GAMES = {
@@ -68,7 +68,7 @@ def test_invitations_seat_each_player_and_the_host_starts(client: FlaskClient, k
     assert list(created["tokens"]) == ["0"]  # the creator's token only
     assert sorted(created["invitations"]) == ["1", "2"]
     assert created["invite_url"] is None
-    for seat, invitation in created["invitations"].items():
+    for invitation in created["invitations"].values():
         assert invitation["url"] == f"/?join={invitation['code']}&game={kind}/{game}"
     host = created["tokens"]["0"]
 
@@ -109,7 +109,9 @@ def test_invitations_seat_each_player_and_the_host_starts(client: FlaskClient, k
 def test_a_change_before_the_start_is_refused(client: FlaskClient) -> None:
     created = create(client, "banting", invite=True)
     host, game = created["tokens"]["0"], created["id"]
-    refused = client.post(f"/v1/banting/games/{game}/moves", json={"play": "pass"}, headers=bearer(host))
+    refused = client.post(
+        f"/v1/banting/games/{game}/moves", json={"play": "pass"}, headers=bearer(host)
+    )
     assert assert_problem(refused, 409)["code"] == "NOT_STARTED"
 
 
@@ -120,7 +122,9 @@ def test_start_before_the_seats_are_filled_needs_fill(client: FlaskClient, kind:
     refused = client.post(f"/v1/{kind}/games/{game}/start", headers=bearer(host))
     problem = assert_problem(refused, 409)
     assert problem["code"] == "SEATS_OPEN" and "2" in problem["detail"]
-    bad = client.post(f"/v1/{kind}/games/{game}/start", json={"fill": "nobody"}, headers=bearer(host))
+    bad = client.post(
+        f"/v1/{kind}/games/{game}/start", json={"fill": "nobody"}, headers=bearer(host)
+    )
     assert assert_problem(bad, 422)["errors"][0]["field"] == "fill"
     filled = client.post(
         f"/v1/{kind}/games/{game}/start", json={"fill": FILL[kind]}, headers=bearer(host)
@@ -151,9 +155,7 @@ def test_a_code_works_once_and_an_unknown_one_is_404(client: FlaskClient, kind: 
 def test_a_token_for_another_table_is_403(client: FlaskClient, kind: str) -> None:
     first = create(client, kind, invite=True)
     second = create(client, kind, invite=True)
-    response = client.get(
-        f"/v1/{kind}/games/{second['id']}", headers=bearer(first["tokens"]["0"])
-    )
+    response = client.get(f"/v1/{kind}/games/{second['id']}", headers=bearer(first["tokens"]["0"]))
     assert_problem(response, 403)
 
 
@@ -167,9 +169,7 @@ def test_open_table_first_come_first_served(client: FlaskClient, kind: str) -> N
     assert assert_problem(join(client, kind, created["id"], code), 409)["code"] == "SEAT_TAKEN"
 
 
-@pytest.mark.parametrize(
-    "name", ["", "x" * 25, "Ana\n", "\x00", "A\x7fna", "\u0085"], ids=repr
-)
+@pytest.mark.parametrize("name", ["", "x" * 25, "Ana\n", "\x00", "A\x7fna", "\u0085"], ids=repr)
 def test_names_are_validated(client: FlaskClient, name: str) -> None:
     created = create(client, "banting", invite=True)
     response = join(client, "banting", created["id"], created["invitations"]["1"]["code"], name)
@@ -226,12 +226,6 @@ def test_twenty_concurrent_joins_on_one_open_seat(app: Flask, tmp_path: Path) ->
         thread.join()
     assert sorted(statuses) == [201] + [409] * 19
     assert all(b["code"] == "SEAT_TAKEN" for b in bodies if "code" in b)
-    record = GameStore(str(tmp_path / "games.sqlite3")).load(created["id"], _record_type())
+    record = GameStore(str(tmp_path / "games.sqlite3")).load(created["id"], GameRecord)
     assert record is not None
     assert record.settings["table"]["claimed"] == [0, 1]
-
-
-def _record_type() -> Any:
-    from api.server.game_store import GameRecord
-
-    return GameRecord

@@ -957,7 +957,9 @@ def test_two_humans_no_response_or_log_line_holds_the_code_before_the_round_ends
         )
         return response
 
-    response = send("POST", GAMES, json={"bots": {"2": "standard", "3": "beginner"}, "tokens": "all"})
+    response = send(
+        "POST", GAMES, json={"bots": {"2": "standard", "3": "beginner"}, "tokens": "all"}
+    )
     assert response.status_code == 201
     created = response.get_json()
     assert created["code"] is None and created["humans"] == [0, 1]

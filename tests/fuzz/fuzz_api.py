@@ -158,6 +158,8 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
         {"players": 3, "bots": {"1": "expert", "2": "beginner"}, "code": "FUZZ"},
         {"players": 3, "bots": {"1": "expert"}, "rules": {"preset": "taiwan"}},
         {"players": 2},
+        {"players": 3, "bots": {"2": "standard"}, "open": True, "name": "Ana"},
+        {"players": 2, "tokens": "all"},
         {},
     ],
     GAMES + "/<game_id>/moves": [
@@ -180,6 +182,17 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
         {"code": "fuzz-next"},
         {"version": 1},
     ],
+    GAMES + "/<game_id>/seats": [
+        {"invitation": "q3Vn1w8cX0aZ2b7Y", "name": "Ana"},
+        {"invitation": "x", "name": "<b>Budi</b>"},
+    ],
+    GAMES + "/<game_id>/start": [{}, {"fill": "standard"}, {"fill": "beginner"}],
+    GAMES + "/<game_id>/ticket": [{}],
+    SUSUN_GAMES + "/<game_id>/ticket": [{}],
+    SUSUN_GAMES + "/<game_id>/seats": [
+        {"invitation": "q3Vn1w8cX0aZ2b7Y", "name": "Citra"},
+    ],
+    SUSUN_GAMES + "/<game_id>/start": [{}, {"fill": "expert"}],
     SUSUN_GAMES: [
         {"bots": {"1": "expert", "2": "standard", "3": "beginner"}, "code": "S4K7M2Q9XZ1"},
         {"players": 3, "bots": {"1": "expert"}, "stake": 100, "time_limit": 60},
@@ -359,7 +372,8 @@ class Server:
     def _susun_table(self, body: dict[str, Any]) -> Table:
         """Create a Susun table and snapshot it before anyone arranges, after each human seat
         arranged (best rows, then a confirmed foul), and after the next round is dealt."""
-        response = self.client.post(SUSUN_GAMES, json=body)
+        # Every seat is played from here: hot-seat, so every human seat's token.
+        response = self.client.post(SUSUN_GAMES, json={"tokens": "all", **body})
         assert response.status_code == 201, response.get_data(as_text=True)
         created = response.get_json()
         tokens = {int(s): t for s, t in created["tokens"].items()}
@@ -405,7 +419,8 @@ class Server:
     def _table(self, body: dict[str, Any], rounds: int) -> Table:
         """Create a game and play it along the standard bot's hints for ``rounds`` rounds,
         keeping a snapshot of every state."""
-        response = self.client.post(GAMES, json=body)
+        # Every seat is played from here: hot-seat, so every human seat's token.
+        response = self.client.post(GAMES, json={"tokens": "all", **body})
         assert response.status_code == 201, response.get_data(as_text=True)
         created = response.get_json()
         table = Table(created["id"], {int(s): t for s, t in created["tokens"].items()})

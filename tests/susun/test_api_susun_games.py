@@ -382,7 +382,9 @@ def test_a_retried_arrangement_with_an_old_version_is_refused(client: FlaskClien
 
 def test_the_deadline_passing_arranges_the_late_seats(client: FlaskClient, clock: Clock) -> None:
     """Seed 001: «Perhitungan ... pada saat waktu yang diberikan kepada pemain telah habis»."""
-    created = create(client, bots={"1": "expert", "2": "expert"}, players=4, time_limit=45, tokens="all")
+    created = create(
+        client, bots={"1": "expert", "2": "expert"}, players=4, time_limit=45, tokens="all"
+    )
     game_id, tokens = created["id"], created["tokens"]
     seen = view(client, game_id, tokens["0"])
     assert seen["seconds_left"] == 45 and seen["deadline"].endswith("+00:00")
@@ -460,7 +462,9 @@ def test_with_corrections_two_seats_correct_until_both_are_ready(client: FlaskCl
 def test_with_corrections_the_time_limit_reveals_what_was_put_down(
     client: FlaskClient, clock: Clock, db_path: Path
 ) -> None:
-    created = create(client, bots={"1": "expert"}, players=3, time_limit=30, corrections=True, tokens="all")
+    created = create(
+        client, bots={"1": "expert"}, players=3, time_limit=30, corrections=True, tokens="all"
+    )
     game_id, tokens = created["id"], created["tokens"]
     hand = view(client, game_id, tokens["0"])["hand"]
     rows = other_rows(hand)
