@@ -177,15 +177,19 @@ def test_bomb_ends_needs_last_standing(client: FlaskClient) -> None:
     errors = field_errors(response)
     assert "rules/bomb_ends" in errors
     assert "last-standing" in errors["rules/bomb_ends"]
-    created = create(
-        client,
-        bots={"1": "standard", "2": "standard", "3": "standard"},
-        rules={"bomb_ends": True, "ending": "last-standing"},
-    )
-    assert created["rules"]["bomb_ends"] is True
-    game_id, token = created["id"], created["tokens"]["0"]
-    view = play_out(client, game_id, token, get_view(client, game_id, token))
-    assert view["phase"] == "over" and len(view["result"]["finishing_order"]) == 4
+    # Every seat is ranked at the end, a bomb's end included; fixed deals without the dragon
+    # (a dealt dragon ends the round with its holder alone in the order).
+    for seed in range(6):
+        created = create(
+            client,
+            code=banting.make_code(4, seed),
+            bots={"1": "standard", "2": "standard", "3": "standard"},
+            rules={"bomb_ends": True, "ending": "last-standing", "dragon": False},
+        )
+        assert created["rules"]["bomb_ends"] is True
+        game_id, token = created["id"], created["tokens"]["0"]
+        view = play_out(client, game_id, token, get_view(client, game_id, token))
+        assert view["phase"] == "over" and len(view["result"]["finishing_order"]) == 4, seed
 
 
 def test_the_exchange_route_needs_the_seat_token(client: FlaskClient) -> None:
