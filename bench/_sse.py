@@ -5,15 +5,19 @@ tests/api/test_live.py: many streams in one process, each a coroutine and a sock
 returns an :class:`SseStream` whose :meth:`SseStream.next_event` gives each event's fields
 (``id``, ``data``, ``event``) as they arrive, with the time it was read; comment lines
 (keep-alives) are counted, not returned. Chunked transfer encoding only (what uvicorn sends
-for a stream), or a body with a Content-Length (a refusal).
+for a stream), or a body with a Content-Length (a refusal). :func:`json_request` makes the
+plain JSON calls beside the streams (create, ticket, moves).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import http.client
+import json
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -97,3 +101,27 @@ async def open_stream(
     if "content-length" in found:
         stream.body = await reader.readexactly(int(found["content-length"]))
     return stream
+
+
+def json_request(
+    host: str,
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    token: str | None = None,
+    timeout: float = 30.0,
+) -> tuple[int, dict[str, str], Any]:
+    """``method path`` with a JSON body (and the seat's bearer token): (status, headers with
+    lower-case names, the decoded JSON answer or None)."""
+    conn = http.client.HTTPConnection(host, port, timeout=timeout)
+    try:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        conn.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
+        response = conn.getresponse()
+        found = {name.lower(): value for name, value in response.getheaders()}
+        return response.status, found, json.loads(response.read() or b"null")
+    finally:
+        conn.close()

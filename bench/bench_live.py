@@ -38,7 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _sse import SseStream, open_stream
+from _sse import SseStream, json_request, open_stream
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
@@ -52,19 +52,10 @@ def _free_port() -> int:
 
 
 def call(port: int, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-    conn = http.client.HTTPConnection(HOST, port, timeout=60)
-    try:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        conn.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
-        response = conn.getresponse()
-        data = json.loads(response.read() or b"null")
-        if response.status >= 300:
-            raise RuntimeError(f"{method} {path}: {response.status} {data}")
-        return data
-    finally:
-        conn.close()
+    status, _, data = json_request(HOST, port, method, path, body, token, timeout=60)
+    if status >= 300:
+        raise RuntimeError(f"{method} {path}: {status} {data}")
+    return data
 
 
 def children(pid: int) -> list[int]:
@@ -95,7 +86,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def new_table(port: int) -> tuple[str, dict[int, str]]:
-    created = call(port, "POST", "/v1/banting/games", {"players": 4, "bots": {}})
+    created = call(port, "POST", "/v1/banting/games", {"players": 4, "bots": {}, "tokens": "all"})
     return created["id"], {int(s): t for s, t in created["tokens"].items()}
 
 

@@ -26,7 +26,7 @@ from tests.api.test_server import Server, server
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
-from _sse import SseStream, open_stream
+from _sse import SseStream, json_request, open_stream
 
 HOST = "127.0.0.1"
 PUSH_TIMEOUT = 5.0
@@ -45,17 +45,7 @@ def call(
     body: Any = None,
     token: str | None = None,
 ) -> tuple[int, dict[str, str], Any]:
-    conn = http.client.HTTPConnection(HOST, running.port, timeout=30)
-    try:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        conn.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
-        response = conn.getresponse()
-        found = {name.lower(): value for name, value in response.getheaders()}
-        return response.status, found, json.loads(response.read() or b"null")
-    finally:
-        conn.close()
+    return json_request(HOST, running.port, method, path, body, token)
 
 
 def new_table(
